@@ -1,0 +1,138 @@
+/* The CPU engine: OpenBLAS loaded privately (dlopen RTLD_LOCAL + dlsym on
+ * the handle, never libblas.so.3, never ourselves), else the built-in
+ * reference GEMM.  It is the last engine and never declines. */
+#include "config.h"
+
+#include <dlfcn.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cpu.h"
+
+static const char *const default_paths[] = {
+  HOP_DEFAULT_CPU_BLAS,
+  "/usr/lib/x86_64-linux-gnu/openblas-pthread/libopenblas.so.0",
+  "/usr/lib/x86_64-linux-gnu/openblas-openmp/libopenblas.so.0",
+  "/usr/lib/x86_64-linux-gnu/openblas-serial/libopenblas.so.0",
+  "/usr/lib/aarch64-linux-gnu/openblas-pthread/libopenblas.so.0",
+  "/usr/lib/arm-linux-gnueabihf/openblas-pthread/libopenblas.so.0",
+  NULL,
+};
+
+static struct hop_cpu_state cpu_state;
+
+/* Load one candidate; false (with why) if it is unusable. */
+static bool try_load(const char *path, struct hop_cpu_state *st, char *why, size_t why_len)
+{
+  void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  if (h == NULL) {
+    snprintf(why, why_len, "%s: %s", path, dlerror());
+    return false;
+  }
+  hop_sgemm_fn fn = (hop_sgemm_fn)dlsym(h, "sgemm_");
+  Dl_info theirs, ours;
+  if (fn == NULL) {
+    snprintf(why, why_len, "%s has no sgemm_", path);
+  } else if (dladdr((void *)fn, &theirs) && dladdr((void *)hop_cpu_gemm, &ours) &&
+             theirs.dli_fbase == ours.dli_fbase) {
+    /* e.g. HOPBLAS_CPU_BLAS naming a libblas.so.3 that is hopblas itself. */
+    snprintf(why, why_len, "%s resolves sgemm_ to hopblas itself", path);
+    fn = NULL;
+  }
+  if (fn == NULL) {
+    dlclose(h);
+    return false;
+  }
+  st->handle = h;
+  st->sgemm = fn;
+  snprintf(st->name, sizeof st->name, "%s", path);
+  return true;
+}
+
+static enum hop_status cpu_init(void **state, char *why, size_t why_len)
+{
+  struct hop_cpu_state *st = &cpu_state;
+  const char *asked = hop_config()->cpu_blas;
+  char last[512] = "";
+  if (asked[0] != '\0' && !try_load(asked, st, last, sizeof last))
+    hop_log(1, "HOPBLAS_CPU_BLAS: %s; trying the default OpenBLAS", last);
+  for (size_t i = 0; st->sgemm == NULL && default_paths[i] != NULL; i++)
+    try_load(default_paths[i], st, last, sizeof last);
+  if (st->sgemm == NULL) {
+    hop_log(1, "no OpenBLAS found (last tried %s); using the built-in reference GEMM", last);
+    snprintf(st->name, sizeof st->name, "built-in reference GEMM");
+  }
+  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  /* Until `hopblas tune` measures the machine: ~30 GFLOPS per core with OpenBLAS. */
+  st->peak_gflops = (st->sgemm ? 30.0 : 2.0) * (double)(cores > 0 ? cores : 1);
+  snprintf(why, why_len, "%s", st->name);
+  *state = st;
+  return HOP_OK;
+}
+
+static double cpu_predict(void *state, const struct hop_gemm *g)
+{
+  const struct hop_cpu_state *st = state;
+  double flops = hop_gemm_flops(g);
+  double size = cbrt((double)g->m * g->n * g->k);
+  double rate = st->peak_gflops * 1e9 * size / (size + 96.0); /* small calls run below peak */
+  return 1e-6 + flops / rate;
+}
+
+static enum hop_status cpu_gemm(void *state, const struct hop_gemm *g)
+{
+  const struct hop_cpu_state *st = state;
+  if (g->dtype == HOP_DTYPE_S)
+    hop_cpu_sgemm(st, g->ta, g->tb, g->m, g->n, g->k, g->alpha, g->a, g->lda, g->b, g->ldb,
+                  g->beta, g->c, g->ldc);
+  else
+    return hop_cpu_half_gemm(st, g);
+  return HOP_OK;
+}
+
+void hop_cpu_sgemm(const struct hop_cpu_state *st, bool ta, bool tb, int m, int n, int k,
+                   float alpha, const float *a, int lda, const float *b, int ldb, float beta,
+                   float *c, int ldc)
+{
+  if (st->sgemm != NULL) {
+    char cta = ta ? 'T' : 'N', ctb = tb ? 'T' : 'N';
+    st->sgemm(&cta, &ctb, &m, &n, &k, &alpha, a, &lda, b, &ldb, &beta, c, &ldc, 1, 1);
+  } else {
+    hop_ref_sgemm(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  }
+}
+
+static void cpu_describe(void *state, FILE *out)
+{
+  const struct hop_cpu_state *st = state;
+  fprintf(out, "  CPU BLAS: %s\n", st->name);
+  fprintf(out, "  CPU model peak (untuned default): %.0f GFLOPS\n", st->peak_gflops);
+}
+
+const struct hop_backend hop_backend_cpu = {
+  .name = "cpu",
+  .is_device = false,
+  .fork_safe = true,
+  .init = cpu_init,
+  .predict = cpu_predict,
+  .gemm = cpu_gemm,
+  .describe = cpu_describe,
+};
+
+void hop_cpu_gemm(const struct hop_gemm *g)
+{
+  struct hop_engine_view v;
+  hop_engine_get(hop_backend_count - 1, &v);
+  enum hop_status st = cpu_gemm(v.state, g);
+  if (st != HOP_OK) /* only when even the panel buffers could not be allocated */
+    hop_cpu_half_gemm_unbuffered(v.state, g);
+}
+
+const char *hop_cpu_blas_name(void)
+{
+  struct hop_engine_view v;
+  hop_engine_get(hop_backend_count - 1, &v);
+  return ((const struct hop_cpu_state *)v.state)->name;
+}

@@ -1,0 +1,62 @@
+/* Built-in reference sgemm, for when no OpenBLAS can be loaded: correct
+ * and cache-blocked, not fast.  op(A) blocks are packed column-major so
+ * the inner loop is a unit-stride axpy for every transpose. */
+#include <stdlib.h>
+
+#include "cpu.h"
+
+enum { MB = 128, KB = 128 };
+
+static float elem(const float *x, bool trans, int i, int l, int ld)
+{
+  return trans ? x[hop_at(l, i, ld)] : x[hop_at(i, l, ld)];
+}
+
+/* Used when even the small pack buffer cannot be allocated. */
+static void ref_sgemm_unpacked(bool ta, bool tb, int m, int n, int k, float alpha, const float *a,
+                               int lda, const float *b, int ldb, float *c, int ldc)
+{
+  for (int j = 0; j < n; j++)
+    for (int i = 0; i < m; i++) {
+      float s = 0.0f;
+      for (int l = 0; l < k; l++)
+        s += elem(a, ta, i, l, lda) * elem(b, tb, l, j, ldb);
+      c[hop_at(i, j, ldc)] += alpha * s;
+    }
+}
+
+void hop_ref_sgemm(bool ta, bool tb, int m, int n, int k, float alpha, const float *a, int lda,
+                   const float *b, int ldb, float beta, float *c, int ldc)
+{
+  for (int j = 0; j < n; j++)
+    for (int i = 0; i < m; i++) {
+      float *cij = &c[hop_at(i, j, ldc)];
+      *cij = beta == 0.0f ? 0.0f : beta * *cij; /* beta == 0: C is write-only */
+    }
+  if (alpha == 0.0f || k == 0)
+    return;
+  float *pack = malloc(sizeof(float) * MB * KB);
+  if (pack == NULL) {
+    ref_sgemm_unpacked(ta, tb, m, n, k, alpha, a, lda, b, ldb, c, ldc);
+    return;
+  }
+  for (int l0 = 0; l0 < k; l0 += KB) {
+    int kb = k - l0 < KB ? k - l0 : KB;
+    for (int i0 = 0; i0 < m; i0 += MB) {
+      int mb = m - i0 < MB ? m - i0 : MB;
+      for (int l = 0; l < kb; l++)
+        for (int i = 0; i < mb; i++)
+          pack[i + l * MB] = elem(a, ta, i0 + i, l0 + l, lda);
+      for (int j = 0; j < n; j++) {
+        float *cj = &c[hop_at(i0, j, ldc)];
+        for (int l = 0; l < kb; l++) {
+          float s = alpha * elem(b, tb, l0 + l, j, ldb);
+          const float *al = &pack[l * MB];
+          for (int i = 0; i < mb; i++)
+            cj[i] += s * al[i];
+        }
+      }
+    }
+  }
+  free(pack);
+}

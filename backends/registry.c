@@ -1,0 +1,35 @@
+/* The one table of engines, in preference order; the CPU engine is last.
+ * Adding an engine: its folder, one line here, one configure switch.
+ * Compiled twice: into the library, and with HOP_WITH_TEST_ENGINE into the
+ * `make check` library that also carries the wrong-on-purpose test engine. */
+#include "config.h"
+
+#include "hop.h"
+
+extern const struct hop_backend hop_backend_cpu;
+#ifdef HOP_WITH_OPENCL
+extern const struct hop_backend hop_backend_opencl;
+#endif
+#ifdef HOP_WITH_VIDEOCORE
+extern const struct hop_backend hop_backend_videocore;
+extern const struct hop_backend hop_backend_videocore_emu;
+#endif
+#ifdef HOP_WITH_TEST_ENGINE
+extern const struct hop_backend hop_backend_test_wrong;
+#endif
+
+const struct hop_backend *const hop_backends[] = {
+#ifdef HOP_WITH_OPENCL
+  &hop_backend_opencl,
+#endif
+#ifdef HOP_WITH_VIDEOCORE
+  &hop_backend_videocore,
+  &hop_backend_videocore_emu,
+#endif
+#ifdef HOP_WITH_TEST_ENGINE
+  &hop_backend_test_wrong,
+#endif
+  &hop_backend_cpu, /* always last: it never declines */
+};
+
+const size_t hop_backend_count = sizeof hop_backends / sizeof hop_backends[0];

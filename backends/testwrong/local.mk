@@ -1,0 +1,7 @@
+# The test-only library: the same core with the wrong-on-purpose engine registered.
+check_LTLIBRARIES += libhopblas-check.la
+libhopblas_check_la_SOURCES = backends/registry.c backends/testwrong/testwrong.c
+libhopblas_check_la_CPPFLAGS = $(AM_CPPFLAGS) -DHOP_WITH_TEST_ENGINE
+libhopblas_check_la_LIBADD = libhopcore.la
+# -rpath makes libtool build a shared library that is never installed.
+libhopblas_check_la_LDFLAGS = -rpath $(abs_builddir) -version-info $(HOPBLAS_LT_VERSION) $(HOP_EXPORTS)

@@ -1,0 +1,40 @@
+/* A device engine that answers wrongly on purpose, built only for `make check`:
+ * it proves that HOPBLAS_VERIFY notices and that =fallback repairs.  It
+ * computes the right product through the CPU engine, then corrupts it. */
+#include "hop.h"
+
+static enum hop_status wrong_init(void **state, char *why, size_t why_len)
+{
+  snprintf(why, why_len, "test engine: wrong on purpose");
+  *state = NULL;
+  return HOP_OK;
+}
+
+static double wrong_predict(void *state, const struct hop_gemm *g) { return 0.0; }
+
+static enum hop_status wrong_gemm(void *state, const struct hop_gemm *g)
+{
+  hop_cpu_gemm(g);
+  /* Off by one in the first element of every column: far outside any tolerance. */
+  for (int j = 0; j < g->n; j++) {
+    size_t at = hop_at(0, j, g->ldc);
+    if (g->dtype == HOP_DTYPE_H) {
+      uint16_t *c = g->c;
+      c[at] = hop_float_to_half(hop_half_to_float(c[at]) + 1.0f);
+    } else {
+      float *c = g->c;
+      c[at] += 1.0f;
+    }
+  }
+  return HOP_OK;
+}
+
+const struct hop_backend hop_backend_test_wrong = {
+  .name = "test-wrong",
+  .is_device = true,
+  .fork_safe = true,
+  .init = wrong_init,
+  .predict = wrong_predict,
+  .gemm = wrong_gemm,
+  .describe = NULL,
+};

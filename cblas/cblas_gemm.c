@@ -1,0 +1,70 @@
+/* The C entry points.  Each checks its arguments, swaps a row-major call to
+ * column-major, handles netlib's quick return, and hands the call to core/. */
+#include "config.h"
+
+#include "check.h"
+#include "hopblas.h"
+
+HOP_EXPORT int RowMajorStrg = 0;    /* netlib CBLAS globals: the prebuilt testers */
+HOP_EXPORT int CBLAS_CallFromC = 0; /* copy-relocate them, so they must exist     */
+
+HOP_EXPORT void cblas_sgemm(int order, int transa, int transb, int m, int n, int k, float alpha,
+                            const float *a, int lda, const float *b, int ldb, float beta, float *c,
+                            int ldc)
+{
+  struct hop_gemm g;
+  int info = hop_cblas_gemm_args(order, transa, transb, m, n, k, a, lda, b, ldb, c, ldc, &g);
+  if (info >= 0) {
+    hop_xerbla("SGEMM ", info);
+    return;
+  }
+  if (hop_quick_return(m, n, k, alpha, beta))
+    return;
+  g.dtype = HOP_DTYPE_S;
+  g.symbol = "cblas_sgemm";
+  g.alpha = alpha;
+  g.beta = beta;
+  hop_gemm_run(&g);
+}
+
+HOP_EXPORT void cblas_hgemm(int order, int transa, int transb, int m, int n, int k,
+                            hopblas_half alpha, const hopblas_half *a, int lda,
+                            const hopblas_half *b, int ldb, hopblas_half beta, hopblas_half *c,
+                            int ldc)
+{
+  struct hop_gemm g;
+  int info = hop_cblas_gemm_args(order, transa, transb, m, n, k, a, lda, b, ldb, c, ldc, &g);
+  if (info >= 0) {
+    hop_xerbla("HGEMM ", info);
+    return;
+  }
+  float falpha = hop_half_to_float(alpha), fbeta = hop_half_to_float(beta);
+  if (hop_quick_return(m, n, k, falpha, fbeta))
+    return;
+  g.dtype = HOP_DTYPE_H;
+  g.symbol = "cblas_hgemm";
+  g.alpha = falpha;
+  g.beta = fbeta;
+  hop_gemm_run(&g);
+}
+
+HOP_EXPORT void cblas_shgemm(int order, int transa, int transb, int m, int n, int k, float alpha,
+                             const hopblas_half *a, int lda, const hopblas_half *b, int ldb,
+                             float beta, float *c, int ldc)
+{
+  struct hop_gemm g;
+  int info = hop_cblas_gemm_args(order, transa, transb, m, n, k, a, lda, b, ldb, c, ldc, &g);
+  if (info >= 0) {
+    hop_xerbla("SHGEMM", info);
+    return;
+  }
+  if (hop_quick_return(m, n, k, alpha, beta))
+    return;
+  g.dtype = HOP_DTYPE_SH;
+  g.symbol = "cblas_shgemm";
+  g.alpha = alpha;
+  g.beta = beta;
+  hop_gemm_run(&g);
+}
+
+HOP_EXPORT const char *hopblas_version(void) { return "hopblas " PACKAGE_VERSION; }

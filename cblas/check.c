@@ -1,0 +1,65 @@
+/* Argument checks with OpenBLAS's numbering and order (later checks win,
+ * so the lowest-numbered bad argument is reported). */
+#include "check.h"
+
+#include <string.h>
+
+int hop_check_gemm(int ta, int tb, int m, int n, int k, int lda, int ldb, int ldc)
+{
+  int nrowa = ta ? k : m, nrowb = tb ? n : k, info = 0;
+  if (ldc < m) info = 13;
+  if (ldb < nrowb) info = 10;
+  if (lda < nrowa) info = 8;
+  if (k < 0) info = 5;
+  if (n < 0) info = 4;
+  if (m < 0) info = 3;
+  if (tb < 0) info = 2;
+  if (ta < 0) info = 1;
+  return info;
+}
+
+static int cblas_trans(int t)
+{
+  switch (t) {
+  case HOP_CBLAS_NO_TRANS:
+  case HOP_CBLAS_CONJ_NO_TRANS:
+    return 0;
+  case HOP_CBLAS_TRANS:
+  case HOP_CBLAS_CONJ_TRANS:
+    return 1;
+  default:
+    return -1;
+  }
+}
+
+int hop_fortran_trans(char t)
+{
+  switch (t) {
+  case 'N': case 'n': case 'R': case 'r':
+    return 0;
+  case 'T': case 't': case 'C': case 'c':
+    return 1;
+  default:
+    return -1;
+  }
+}
+
+int hop_cblas_gemm_args(int order, int transa, int transb, int m, int n, int k, const void *a,
+                        int lda, const void *b, int ldb, void *c, int ldc, struct hop_gemm *g)
+{
+  int ta = cblas_trans(transa), tb = cblas_trans(transb);
+  if (order == HOP_CBLAS_COL_MAJOR) {
+    *g = (struct hop_gemm){.ta = ta == 1, .tb = tb == 1, .m = m, .n = n, .k = k,
+                           .a = a, .lda = lda, .b = b, .ldb = ldb, .c = c, .ldc = ldc};
+    int info = hop_check_gemm(ta, tb, m, n, k, lda, ldb, ldc);
+    return info ? info : -1;
+  }
+  if (order == HOP_CBLAS_ROW_MAJOR) {
+    /* C^T = op(B)^T op(A)^T: the same problem in column-major form. */
+    *g = (struct hop_gemm){.row_major = true, .ta = tb == 1, .tb = ta == 1, .m = n, .n = m, .k = k,
+                           .a = b, .lda = ldb, .b = a, .ldb = lda, .c = c, .ldc = ldc};
+    int info = hop_check_gemm(tb, ta, n, m, k, ldb, lda, ldc);
+    return info ? info : -1;
+  }
+  return 0;
+}

@@ -1,0 +1,33 @@
+/* Argument checks shared by the C and Fortran entry points. */
+#ifndef HOP_CHECK_H
+#define HOP_CHECK_H
+
+#include "hop.h"
+
+enum { HOP_CBLAS_ROW_MAJOR = 101, HOP_CBLAS_COL_MAJOR = 102 };
+enum { HOP_CBLAS_NO_TRANS = 111, HOP_CBLAS_TRANS = 112, HOP_CBLAS_CONJ_TRANS = 113,
+       HOP_CBLAS_CONJ_NO_TRANS = 114 };
+
+/* Check a column-major GEMM the way OpenBLAS's interface/gemm.c does
+ * (ta/tb: 0 no, 1 yes, -1 invalid) and return the Fortran INFO of the
+ * first bad argument (1, 2, 3, 4, 5, 8, 10, 13), or 0. */
+int hop_check_gemm(int ta, int tb, int m, int n, int k, int lda, int ldb, int ldc);
+
+/* Build the column-major problem of a CBLAS call; returns the INFO to report
+ * through xerbla (0 is a valid INFO: a bad order), or -1 when all is well. */
+int hop_cblas_gemm_args(int order, int transa, int transb, int m, int n, int k, const void *a,
+                        int lda, const void *b, int ldb, void *c, int ldc, struct hop_gemm *g);
+
+/* Fortran transpose character: 0 'N', 1 'T'/'C' (real types), -1 invalid. */
+int hop_fortran_trans(char t);
+
+/* netlib quick return: nothing to do, C is not touched. */
+static inline bool hop_quick_return(int m, int n, int k, float alpha, float beta)
+{
+  return m == 0 || n == 0 || ((alpha == 0.0f || k == 0) && beta == 1.0f);
+}
+
+/* Report through the (interposable) xerbla_. */
+void hop_xerbla(const char *name, int info);
+
+#endif

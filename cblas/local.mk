@@ -1,0 +1,1 @@
+libhopcore_la_SOURCES += cblas/check.h cblas/check.c cblas/cblas_gemm.c

@@ -1,0 +1,177 @@
+/* The one runtime context: configuration, the parsed config file and one
+ * slot per engine.  Created under pthread_once on the first call, never in
+ * a constructor (the library is preloaded into every child of a shell). */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config_file.h"
+#include "hop.h"
+
+enum slot_state { SLOT_UNSTARTED, SLOT_READY, SLOT_OFF };
+
+struct engine_slot {
+  pthread_mutex_t lock; /* held while the engine starts */
+  _Atomic int state;
+  void *state_ptr;
+  enum hop_status status;
+  char why[256];
+};
+
+#define HOP_MAX_ENGINES 8
+
+static struct hop_context {
+  struct hop_config cfg;
+  struct hop_config_file file;
+  struct engine_slot slots[HOP_MAX_ENGINES];
+} ctx;
+
+static pthread_once_t ctx_once = PTHREAD_ONCE_INIT;
+
+/* In a forked child the parent's device objects (driver threads, queues)
+ * are not usable: engines that are not fork-safe are switched off there. */
+static void on_fork_child(void)
+{
+  for (size_t i = 0; i < hop_backend_count && i < HOP_MAX_ENGINES; i++) {
+    struct engine_slot *s = &ctx.slots[i];
+    pthread_mutex_init(&s->lock, NULL);
+    if (!hop_backends[i]->fork_safe && atomic_load(&s->state) != SLOT_UNSTARTED) {
+      s->state_ptr = NULL; /* deliberately not released: it belongs to the parent */
+      s->status = HOP_UNAVAILABLE;
+      snprintf(s->why, sizeof s->why, "forked child: the parent's %s state is not reused",
+               hop_backends[i]->name);
+      atomic_store(&s->state, SLOT_OFF);
+    }
+  }
+}
+
+static void ctx_create(void)
+{
+  hop_config_build(&ctx.cfg, &ctx.file);
+  for (size_t i = 0; i < HOP_MAX_ENGINES; i++) {
+    pthread_mutex_init(&ctx.slots[i].lock, NULL);
+    atomic_store(&ctx.slots[i].state, SLOT_UNSTARTED);
+  }
+  if (hop_backend_count > HOP_MAX_ENGINES && ctx.cfg.verbose >= 1)
+    fprintf(stderr, "hopblas: %zu engines registered, only %d used\n", hop_backend_count,
+            HOP_MAX_ENGINES);
+  pthread_atfork(NULL, NULL, on_fork_child);
+}
+
+const struct hop_config *hop_config(void)
+{
+  pthread_once(&ctx_once, ctx_create);
+  return &ctx.cfg;
+}
+
+const struct hop_config_file *hop_config_file(void)
+{
+  pthread_once(&ctx_once, ctx_create);
+  return &ctx.file;
+}
+
+static void slot_view(size_t i, struct hop_engine_view *out)
+{
+  struct engine_slot *s = &ctx.slots[i];
+  out->be = hop_backends[i];
+  int st = atomic_load(&s->state);
+  out->state = st == SLOT_READY ? s->state_ptr : NULL;
+  out->status = st == SLOT_READY ? HOP_OK : st == SLOT_OFF ? s->status : HOP_UNAVAILABLE;
+  out->why = st == SLOT_UNSTARTED ? "not started yet" : s->why;
+}
+
+void hop_engine_peek(size_t i, struct hop_engine_view *out)
+{
+  hop_config();
+  slot_view(i, out);
+}
+
+void hop_engine_get(size_t i, struct hop_engine_view *out)
+{
+  hop_config();
+  struct engine_slot *s = &ctx.slots[i];
+  if (i >= HOP_MAX_ENGINES) {
+    memset(out, 0, sizeof *out);
+    out->be = hop_backends[i];
+    out->status = HOP_UNAVAILABLE;
+    out->why = "too many engines registered";
+    return;
+  }
+  if (atomic_load(&s->state) == SLOT_UNSTARTED) {
+    pthread_mutex_lock(&s->lock);
+    if (atomic_load(&s->state) == SLOT_UNSTARTED) {
+      const struct hop_backend *be = hop_backends[i];
+      void *state = NULL;
+      s->why[0] = '\0';
+      enum hop_status st = be->init ? be->init(&state, s->why, sizeof s->why) : HOP_OK;
+      s->status = st;
+      if (st == HOP_OK) {
+        s->state_ptr = state;
+        if (s->why[0] == '\0')
+          snprintf(s->why, sizeof s->why, "ready");
+        atomic_store(&s->state, SLOT_READY);
+      } else {
+        if (s->why[0] == '\0')
+          snprintf(s->why, sizeof s->why, "%s", hop_status_message(st));
+        /* Only worth a line when the user asked for this engine. */
+        bool asked = strcmp(ctx.cfg.backend, be->name) == 0;
+        hop_log(asked ? 1 : 2, "engine %s is off: %s", be->name, s->why);
+        atomic_store(&s->state, SLOT_OFF);
+      }
+    }
+    pthread_mutex_unlock(&s->lock);
+  }
+  slot_view(i, out);
+}
+
+size_t hop_engine_index(const char *name)
+{
+  for (size_t i = 0; i < hop_backend_count; i++)
+    if (strcmp(hop_backends[i]->name, name) == 0)
+      return i;
+  return hop_backend_count;
+}
+
+/* ---- re-entrancy guard ---------------------------------------------------- */
+
+static __thread int reentry_depth;
+
+int hop_reentry_depth(void) { return reentry_depth; }
+void hop_reentry_enter(void) { reentry_depth++; }
+void hop_reentry_leave(void) { reentry_depth--; }
+
+/* ---- trace file ------------------------------------------------------------ */
+
+static struct {
+  pthread_once_t once;
+  pthread_mutex_t lock;
+  FILE *fp;
+} trace = {PTHREAD_ONCE_INIT, PTHREAD_MUTEX_INITIALIZER, NULL};
+
+static void trace_open(void)
+{
+  const char *path = hop_config()->trace_path;
+  trace.fp = fopen(path, "a");
+  if (trace.fp == NULL) {
+    hop_log(1, "trace file %s cannot be opened; tracing is off", path);
+    return;
+  }
+  /* Line-buffered: rows survive a crash of the host program and interleave whole. */
+  setvbuf(trace.fp, NULL, _IOLBF, 0);
+  if (ftell(trace.fp) == 0)
+    fprintf(trace.fp, "time,symbol,dtype,m,n,k,transa,transb,engine,why,seconds,gflops,verify\n");
+}
+
+FILE *hop_trace_lock(void)
+{
+  if (hop_config()->trace_path[0] == '\0')
+    return NULL;
+  pthread_once(&trace.once, trace_open);
+  if (trace.fp == NULL)
+    return NULL;
+  pthread_mutex_lock(&trace.lock);
+  return trace.fp;
+}
+
+void hop_trace_unlock(void) { pthread_mutex_unlock(&trace.lock); }

@@ -1,0 +1,184 @@
+/* Internal interface shared by the API shims, core/ and the backends.
+ *
+ * A GEMM reaches core/ as one column-major struct hop_gemm; the shims have
+ * already checked the arguments and swapped row-major calls.  Backends see
+ * only this struct and answer with a status (see doc/CONTRACT.md). */
+#ifndef HOP_H
+#define HOP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define HOP_EXPORT __attribute__((visibility("default")))
+
+enum hop_dtype {
+  HOP_DTYPE_S,  /* float A, B, C, alpha, beta */
+  HOP_DTYPE_H,  /* half A, B, C; alpha/beta given as half, carried as float */
+  HOP_DTYPE_SH, /* half A, B; float C, alpha, beta (OpenBLAS 0.3.31 shgemm) */
+};
+
+/* One column-major GEMM: C = alpha * op(A) * op(B) + beta * C.
+ * op(A) is m x k, op(B) is k x n.  Indexing must use size_t: lda * k may
+ * exceed INT_MAX even when every argument fits in an int. */
+struct hop_gemm {
+  enum hop_dtype dtype;
+  const char *symbol; /* entry point, for the trace: "cblas_sgemm", "sgemm_", ... */
+  bool row_major;     /* the caller's layout (already swapped away), for the trace */
+  bool ta, tb;        /* op(X) = X^T (ConjTrans is Trans for real types) */
+  int m, n, k;
+  float alpha, beta;
+  const void *a;
+  int lda;
+  const void *b;
+  int ldb;
+  void *c;
+  int ldc;
+};
+
+/* Element sizes in bytes of A/B and of C for a dtype. */
+size_t hop_dtype_ab_size(enum hop_dtype dt);
+size_t hop_dtype_c_size(enum hop_dtype dt);
+const char *hop_dtype_name(enum hop_dtype dt);
+double hop_gemm_flops(const struct hop_gemm *g);
+
+/* Internal status codes; every one has a message in core/status.c. */
+enum hop_status {
+  HOP_OK = 0,
+  HOP_DECLINED,      /* the engine does not take this call; the next one runs */
+  HOP_UNAVAILABLE,   /* the engine could not start (no device, no driver) */
+  HOP_ERR_NOMEM,     /* host allocation failed */
+  HOP_ERR_DEVICE,    /* device call failed (enqueue, lost device, ...) */
+  HOP_ERR_BUILD,     /* kernel or program build failed */
+  HOP_ERR_DEVMEM,    /* device allocation failed */
+  HOP_ERR_CONFIG,    /* bad configuration value */
+  HOP_ERR_CACHE,     /* unreadable or hostile cache content */
+  HOP_ERR_INTERNAL,  /* a bug: an invariant did not hold */
+  HOP_STATUS_COUNT
+};
+const char *hop_status_message(enum hop_status st);
+
+/* ---- engines ------------------------------------------------------------
+ * An engine is a folder behind one const vtable, listed once in
+ * backends/registry.c.  State an engine keeps lives behind the opaque
+ * pointer its init() returns; core/ owns the slot and the once-only init. */
+struct hop_backend {
+  const char *name;    /* "cpu", "opencl", "videocore-emu", ... */
+  bool is_device;      /* not the CPU: offloaded calls are verified, MIN_FLOPS applies */
+  bool fork_safe;      /* may the child of a fork() keep using the state? */
+  /* Start the engine once.  On failure write one line in why and return a
+   * status; the engine then stays off for the life of the process. */
+  enum hop_status (*init)(void **state, char *why, size_t why_len);
+  /* Predicted seconds for the call, negative when the engine cannot take it. */
+  double (*predict)(void *state, const struct hop_gemm *g);
+  /* Run the call.  Anything but HOP_OK must leave C untouched. */
+  enum hop_status (*gemm)(void *state, const struct hop_gemm *g);
+  /* Lines for `hopblas info` (devices, families, why). May be NULL. */
+  void (*describe)(void *state, FILE *out);
+};
+
+/* The registry, in preference order; the CPU engine is always last. */
+extern const struct hop_backend *const hop_backends[];
+extern const size_t hop_backend_count;
+
+/* ---- configuration (core/config.c) ------------------------------------ */
+enum hop_verify_mode { HOP_VERIFY_OFF, HOP_VERIFY_LOG, HOP_VERIFY_FALLBACK };
+
+struct hop_config {
+  int verbose;                 /* HOPBLAS_VERBOSE 0..3 */
+  char backend[32];            /* HOPBLAS_BACKEND: "auto" or an engine name */
+  double min_flops;            /* HOPBLAS_MIN_FLOPS; < 0 when unset (auto) */
+  double device_floor_flops;   /* auto routing: below this, engines are not asked */
+  enum hop_verify_mode verify; /* HOPBLAS_VERIFY */
+  char trace_path[4096];       /* HOPBLAS_TRACE, "" when off */
+  char cpu_blas[4096];         /* HOPBLAS_CPU_BLAS, "" for the defaults */
+  char config_file[4096];      /* HOPBLAS_CONFIG_FILE, "" when none */
+};
+
+/* Look a key up: environment first, then HOPBLAS_CONFIG_FILE, else NULL.
+ * Path-valued keys go through secure_getenv.  Engines read their own keys
+ * (HOPBLAS_DEVICE, HOPBLAS_OPENCL_VARIANT, ...) through this. */
+const char *hop_config_get(const char *key);
+bool hop_config_is_path_key(const char *key);
+/* Parse a key's value as a bounded integer; out of range: log, return dflt. */
+long hop_config_int(const char *key, long lo, long hi, long dflt);
+double hop_config_double(const char *key, double lo, double hi, double dflt);
+/* Every known key, with a one-line description (doc/ENVIRONMENT.md lists them too). */
+struct hop_config_key {
+  const char *name;
+  const char *help;
+};
+extern const struct hop_config_key hop_config_keys[];
+
+/* ---- runtime context (core/context.c) ---------------------------------- */
+const struct hop_config *hop_config(void); /* creates the context on first use */
+
+/* An engine, started on first use; NULL if it is off (why says why). */
+struct hop_engine_view {
+  const struct hop_backend *be;
+  void *state;
+  enum hop_status status;
+  const char *why;
+};
+void hop_engine_get(size_t index, struct hop_engine_view *out);
+/* Same without starting it (for `hopblas info` and cheap routing). */
+void hop_engine_peek(size_t index, struct hop_engine_view *out);
+size_t hop_engine_index(const char *name); /* hop_backend_count if unknown */
+
+/* ---- logging ------------------------------------------------------------ */
+/* Level 1 = problems (a fallback, a bad value), 2 = decisions, 3 = detail. */
+void hop_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* ---- the call path (core/gemm.c, core/route.c) ------------------------- */
+void hop_gemm_run(const struct hop_gemm *g);
+
+struct hop_route_result {
+  const struct hop_backend *engine; /* who produced C (NULL: core/ itself) */
+  char why[160];
+  const char *verify;               /* verify verdict for the trace, "" when off */
+};
+/* Route and run; always completes the call (the CPU engine cannot decline). */
+void hop_route_run(const struct hop_gemm *g, struct hop_route_result *res);
+
+/* ---- per-thread re-entrancy guard (core/context.c) ---------------------
+ * A real BLAS that calls back into our exported names (netlib CBLAS calls
+ * sgemm_ through the PLT) must land on the CPU engine, not re-route. */
+int hop_reentry_depth(void);
+void hop_reentry_enter(void);
+void hop_reentry_leave(void);
+
+/* ---- trace (core/trace.c), verify (core/verify.c) ---------------------- */
+/* The context's trace file, locked; NULL when tracing is off or failed. */
+FILE *hop_trace_lock(void);
+void hop_trace_unlock(void);
+void hop_trace_row(const struct hop_gemm *g, const char *engine, const char *why, double seconds,
+                   const char *verify);
+
+/* Snapshot of C taken before an offloaded call, for verify mode. */
+struct hop_verify_snapshot {
+  void *c; /* m x n copy of C (ld = m), NULL when beta == 0 or verify is off */
+  bool active;
+};
+bool hop_verify_begin(const struct hop_gemm *g, struct hop_verify_snapshot *snap);
+/* Compare C with an OpenBLAS recomputation; maybe replace.  Returns the
+ * verdict for the trace: "ok", "bad", "replaced" or "skipped". */
+const char *hop_verify_end(const struct hop_gemm *g, struct hop_verify_snapshot *snap);
+
+/* ---- CPU engine entry used by core/ itself (verify, trivial cases) ----- */
+void hop_cpu_gemm(const struct hop_gemm *g);
+/* Which CPU BLAS the engine uses (path or "built-in reference"). */
+const char *hop_cpu_blas_name(void);
+
+/* ---- half precision (core/half.c) -------------------------------------- */
+float hop_half_to_float(uint16_t h);
+uint16_t hop_float_to_half(float f); /* round to nearest even, overflow to inf */
+void hop_half_to_float_n(const uint16_t *src, float *dst, size_t n);
+void hop_float_to_half_n(const float *src, uint16_t *dst, size_t n);
+
+/* Column-major element address helpers (size_t arithmetic, never int). */
+static inline size_t hop_at(int row, int col, int ld) {
+  return (size_t)row + (size_t)col * (size_t)ld;
+}
+
+#endif

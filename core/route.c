@@ -1,0 +1,144 @@
+/* The one routing function.  Candidates are ordered by predicted time; the
+ * first that accepts runs; a decline or a failure hands the call to the
+ * next, and the CPU engine, always last, cannot decline. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "hop.h"
+
+struct candidate {
+  size_t index;
+  double seconds;
+  struct hop_engine_view view;
+};
+
+static size_t cpu_index(void) { return hop_backend_count - 1; }
+
+static void run_cpu(const struct hop_gemm *g, struct hop_route_result *res)
+{
+  hop_cpu_gemm(g);
+  res->engine = hop_backends[cpu_index()];
+}
+
+/* Try one engine; on HOP_OK fill res and return true.  A device engine's
+ * result is checked against OpenBLAS in verify mode. */
+static bool try_engine(const struct hop_gemm *g, const struct hop_engine_view *v,
+                       struct hop_route_result *res)
+{
+  if (!v->be->is_device) {
+    run_cpu(g, res);
+    return true;
+  }
+  struct hop_verify_snapshot snap;
+  if (!hop_verify_begin(g, &snap)) {
+    snprintf(res->why, sizeof res->why, "verify: no memory for a snapshot of C; ran on the CPU");
+    hop_log(1, "verify: no memory for a snapshot of C (%dx%d); call ran on the CPU", g->m, g->n);
+    run_cpu(g, res);
+    return true;
+  }
+  enum hop_status st = v->be->gemm(v->state, g);
+  if (st != HOP_OK) {
+    hop_verify_end(NULL, &snap);
+    if (st != HOP_DECLINED)
+      hop_log(1, "engine %s failed on %s %dx%dx%d: %s; the call goes on to the next engine",
+              v->be->name, g->symbol, g->m, g->n, g->k, hop_status_message(st));
+    size_t used = strlen(res->why);
+    snprintf(res->why + used, sizeof res->why - used, "%s%s %s", used ? "; " : "", v->be->name,
+             st == HOP_DECLINED ? "declined" : "failed");
+    return false;
+  }
+  res->engine = v->be;
+  res->verify = hop_verify_end(g, &snap);
+  return true;
+}
+
+static int by_seconds(const void *pa, const void *pb)
+{
+  const struct candidate *a = pa, *b = pb;
+  return (a->seconds > b->seconds) - (a->seconds < b->seconds);
+}
+
+static void route_forced(const struct hop_gemm *g, const char *name, struct hop_route_result *res)
+{
+  size_t i = hop_engine_index(name);
+  if (i == hop_backend_count) {
+    snprintf(res->why, sizeof res->why, "HOPBLAS_BACKEND=%s is not built in", name);
+    run_cpu(g, res);
+    return;
+  }
+  struct hop_engine_view v;
+  hop_engine_get(i, &v);
+  if (v.status != HOP_OK) {
+    snprintf(res->why, sizeof res->why, "HOPBLAS_BACKEND=%s is off: %.100s", name, v.why);
+    run_cpu(g, res);
+    return;
+  }
+  snprintf(res->why, sizeof res->why, "HOPBLAS_BACKEND=%s", name);
+  if (!try_engine(g, &v, res))
+    run_cpu(g, res);
+}
+
+/* Auto routing, or "device first" when flops reach HOPBLAS_MIN_FLOPS. */
+static void route_by_prediction(const struct hop_gemm *g, bool devices_only,
+                                struct hop_route_result *res)
+{
+  struct candidate cands[16];
+  size_t n = 0;
+  for (size_t i = 0; i < hop_backend_count && n < 16; i++) {
+    struct hop_engine_view v;
+    hop_engine_get(i, &v);
+    if (v.status != HOP_OK || (devices_only && !v.be->is_device))
+      continue;
+    /* The test engine answers wrongly on purpose: only when asked by name. */
+    if (strcmp(v.be->name, "test-wrong") == 0)
+      continue;
+    double t = v.be->predict ? v.be->predict(v.state, g) : -1.0;
+    if (t < 0.0)
+      continue;
+    cands[n++] = (struct candidate){.index = i, .seconds = t, .view = v};
+  }
+  qsort(cands, n, sizeof cands[0], by_seconds);
+  if (n == 0) {
+    snprintf(res->why, sizeof res->why, "%s", devices_only ? "no device engine takes it" : "only engine");
+    run_cpu(g, res);
+    return;
+  }
+  if (devices_only)
+    snprintf(res->why, sizeof res->why, "flops >= HOPBLAS_MIN_FLOPS");
+  else if (n > 1)
+    snprintf(res->why, sizeof res->why, "predicted %.3g ms < %s %.3g ms", 1e3 * cands[0].seconds,
+             cands[1].view.be->name, 1e3 * cands[1].seconds);
+  else
+    snprintf(res->why, sizeof res->why, "only engine up");
+  for (size_t c = 0; c < n; c++)
+    if (try_engine(g, &cands[c].view, res))
+      return;
+  run_cpu(g, res);
+}
+
+void hop_route_run(const struct hop_gemm *g, struct hop_route_result *res)
+{
+  const struct hop_config *cfg = hop_config();
+  res->why[0] = '\0';
+  res->verify = NULL;
+  if (strcmp(cfg->backend, "auto") != 0) {
+    route_forced(g, cfg->backend, res);
+    return;
+  }
+  double flops = hop_gemm_flops(g);
+  if (cfg->min_flops >= 0.0) {
+    if (flops < cfg->min_flops) {
+      snprintf(res->why, sizeof res->why, "below HOPBLAS_MIN_FLOPS");
+      run_cpu(g, res);
+    } else {
+      route_by_prediction(g, true, res);
+    }
+    return;
+  }
+  if (flops < cfg->device_floor_flops) {
+    snprintf(res->why, sizeof res->why, "small: %.3g flops < device floor", flops);
+    run_cpu(g, res);
+    return;
+  }
+  route_by_prediction(g, false, res);
+}

@@ -1,0 +1,48 @@
+/* The Fortran entry points: every argument by reference, gfortran's hidden
+ * string lengths ignored.  Same checks and core/ path as the C entry points. */
+#include "check.h"
+#include "hopblas.h"
+
+HOP_EXPORT void sgemm_(const char *transa, const char *transb, const int *m, const int *n,
+                       const int *k, const float *alpha, const float *a, const int *lda,
+                       const float *b, const int *ldb, const float *beta, float *c, const int *ldc)
+{
+  int ta = hop_fortran_trans(*transa), tb = hop_fortran_trans(*transb);
+  int info = hop_check_gemm(ta, tb, *m, *n, *k, *lda, *ldb, *ldc);
+  if (info) {
+    hop_xerbla("SGEMM ", info);
+    return;
+  }
+  if (hop_quick_return(*m, *n, *k, *alpha, *beta))
+    return;
+  struct hop_gemm g = {.dtype = HOP_DTYPE_S, .symbol = "sgemm_", .ta = ta == 1, .tb = tb == 1,
+                       .m = *m, .n = *n, .k = *k, .alpha = *alpha, .beta = *beta,
+                       .a = a, .lda = *lda, .b = b, .ldb = *ldb, .c = c, .ldc = *ldc};
+  hop_gemm_run(&g);
+}
+
+/* Some Fortran compilers and programs call the name without the underscore. */
+HOP_EXPORT void sgemm(const char *transa, const char *transb, const int *m, const int *n,
+                      const int *k, const float *alpha, const float *a, const int *lda,
+                      const float *b, const int *ldb, const float *beta, float *c, const int *ldc)
+  __attribute__((alias("sgemm_")));
+
+HOP_EXPORT void hgemm_(const char *transa, const char *transb, const int *m, const int *n,
+                       const int *k, const hopblas_half *alpha, const hopblas_half *a,
+                       const int *lda, const hopblas_half *b, const int *ldb,
+                       const hopblas_half *beta, hopblas_half *c, const int *ldc)
+{
+  int ta = hop_fortran_trans(*transa), tb = hop_fortran_trans(*transb);
+  int info = hop_check_gemm(ta, tb, *m, *n, *k, *lda, *ldb, *ldc);
+  if (info) {
+    hop_xerbla("HGEMM ", info);
+    return;
+  }
+  float falpha = hop_half_to_float(*alpha), fbeta = hop_half_to_float(*beta);
+  if (hop_quick_return(*m, *n, *k, falpha, fbeta))
+    return;
+  struct hop_gemm g = {.dtype = HOP_DTYPE_H, .symbol = "hgemm_", .ta = ta == 1, .tb = tb == 1,
+                       .m = *m, .n = *n, .k = *k, .alpha = falpha, .beta = fbeta,
+                       .a = a, .lda = *lda, .b = b, .ldb = *ldb, .c = c, .ldc = *ldc};
+  hop_gemm_run(&g);
+}
