@@ -42,8 +42,9 @@ static double now_seconds(void)
 
 void hop_gemm_run(const struct hop_gemm *g)
 {
+  bool trivial = g->alpha == 0.0f || g->k == 0;
   /* A real BLAS calling back into our exported names: straight to the CPU. */
-  if (hop_reentry_depth() > 0) {
+  if (hop_reentry_depth() > 0 && !trivial) {
     hop_cpu_gemm(g);
     return;
   }
@@ -52,9 +53,9 @@ void hop_gemm_run(const struct hop_gemm *g)
   double t0 = tracing ? now_seconds() : 0.0;
   hop_reentry_enter();
   struct hop_route_result res = {0};
-  if (g->alpha == 0.0f || g->k == 0) {
+  if (trivial) {
+    /* Handled once, here: A and B are not read, nor C when beta == 0. */
     scale_c(g);
-    res.engine = NULL;
     snprintf(res.why, sizeof res.why, "alpha == 0 or k == 0: C = beta*C");
   } else {
     hop_route_run(g, &res);
