@@ -21,7 +21,7 @@ const struct hop_config_key hop_config_keys[] = {
   {"HOPBLAS_VERBOSE", "0 silent, 1 problems (default), 2 decisions, 3 detail"},
   {"HOPBLAS_TRACE", "file that receives one CSV row per call"},
   {"HOPBLAS_VERIFY", "0 | 1 (recompute offloaded calls on OpenBLAS) | fallback (also replace)"},
-  {"HOPBLAS_CPU_BLAS", "path of the OpenBLAS library the CPU engine loads"},
+  {"HOPBLAS_CPU_BLAS", "path of the OpenBLAS library the CPU engine loads; builtin = the reference GEMM"},
   {"HOPBLAS_CONFIG_FILE", "file of KEY = value lines read after the environment"},
   {"HOPBLAS_CACHE_DIR", "directory of the tuning and program-binary caches"},
   {"HOPBLAS_DEVICE", "OpenCL device: index or name substring"},

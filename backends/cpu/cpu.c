@@ -56,6 +56,13 @@ static enum hop_status cpu_init(void **state, char *why, size_t why_len)
   struct hop_cpu_state *st = &cpu_state;
   const char *asked = hop_config()->cpu_blas;
   char last[512] = "";
+  if (strcmp(asked, "builtin") == 0) { /* the reference GEMM on purpose (tests, debugging) */
+    snprintf(st->name, sizeof st->name, "built-in reference GEMM");
+    st->peak_gflops = 2.0;
+    snprintf(why, why_len, "%s", st->name);
+    *state = st;
+    return HOP_OK;
+  }
   if (asked[0] != '\0' && !try_load(asked, st, last, sizeof last))
     hop_log(1, "HOPBLAS_CPU_BLAS: %s; trying the default OpenBLAS", last);
   for (size_t i = 0; st->sgemm == NULL && default_paths[i] != NULL; i++)
