@@ -111,6 +111,9 @@ struct hop_config_key {
 };
 extern const struct hop_config_key hop_config_keys[];
 
+/* The cache directory (core/paths.c); false when none can be named. */
+bool hop_cache_dir(char *out, size_t len);
+
 /* ---- runtime context (core/context.c) ---------------------------------- */
 const struct hop_config *hop_config(void); /* creates the context on first use */
 

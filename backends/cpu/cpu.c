@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <dlfcn.h>
+#include <link.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,7 +48,12 @@ static bool try_load(const char *path, struct hop_cpu_state *st, char *why, size
   }
   st->handle = h;
   st->sgemm = fn;
-  snprintf(st->name, sizeof st->name, "%s", path);
+  /* Name the file really loaded, not the soname asked for. */
+  struct link_map *lm = NULL;
+  if (dlinfo(h, RTLD_DI_LINKMAP, &lm) == 0 && lm != NULL && lm->l_name[0] != '\0')
+    snprintf(st->name, sizeof st->name, "OpenBLAS %s", lm->l_name);
+  else
+    snprintf(st->name, sizeof st->name, "OpenBLAS %s", path);
   return true;
 }
 
@@ -114,8 +120,7 @@ void hop_cpu_sgemm(const struct hop_cpu_state *st, bool ta, bool tb, int m, int 
 static void cpu_describe(void *state, FILE *out)
 {
   const struct hop_cpu_state *st = state;
-  fprintf(out, "  CPU BLAS: %s\n", st->name);
-  fprintf(out, "  CPU model peak (untuned default): %.0f GFLOPS\n", st->peak_gflops);
+  fprintf(out, "    model peak (untuned default): %.0f GFLOPS\n", st->peak_gflops);
 }
 
 const struct hop_backend hop_backend_cpu = {

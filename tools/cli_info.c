@@ -1,0 +1,58 @@
+/* `hopblas info`: what a program loading the library would get, and why. */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "hop.h"
+#include "hopblas.h"
+#include "hopblas_cli.h"
+
+static void print_routing(const struct hop_config *cfg)
+{
+  if (strcmp(cfg->backend, "auto") != 0)
+    printf("  routing            every call to %s (HOPBLAS_BACKEND); the CPU finishes it if %s fails\n",
+           cfg->backend, cfg->backend);
+  else if (cfg->min_flops >= 0)
+    printf("  routing            calls of >= %.3g flops to the fastest device engine (HOPBLAS_MIN_FLOPS),\n"
+           "                     smaller ones on the CPU\n", cfg->min_flops);
+  else
+    printf("  routing            auto: calls below %.3g flops stay on the CPU; larger ones go to the\n"
+           "                     engine with the smallest predicted time\n", cfg->device_floor_flops);
+}
+
+static void print_env(void)
+{
+  printf("environment (doc/ENVIRONMENT.md):\n");
+  for (const struct hop_config_key *k = hop_config_keys; k->name != NULL; k++) {
+    const char *v = hop_config_get(k->name);
+    printf("  %-26s %-12s %s\n", k->name, v ? v : "(unset)", k->help);
+  }
+}
+
+int hop_cli_info(int argc, char **argv)
+{
+  if (argc > 1 && strcmp(argv[1], "--env") == 0) {
+    print_env();
+    return 0;
+  }
+  const struct hop_config *cfg = hop_config();
+  char cache[4096];
+  printf("%s\n\nconfiguration:\n", hopblas_version());
+  print_routing(cfg);
+  printf("  verify             %s\n", cfg->verify == HOP_VERIFY_OFF   ? "off"
+                                      : cfg->verify == HOP_VERIFY_LOG ? "on (log errors)"
+                                                                     : "on (log and replace)");
+  printf("  trace              %s\n", cfg->trace_path[0] ? cfg->trace_path : "off");
+  printf("  config file        %s\n", cfg->config_file[0] ? cfg->config_file : "none");
+  printf("  cache directory    %s\n", hop_cache_dir(cache, sizeof cache) ? cache : "none");
+  printf("\nengines (in registry order; the CPU is always last and never declines):\n");
+  for (size_t i = 0; i < hop_backend_count; i++) {
+    struct hop_engine_view v;
+    hop_engine_get(i, &v);
+    printf("  %-14s %-4s %s\n", v.be->name, v.status == HOP_OK ? "on" : "off", v.why);
+    if (v.status == HOP_OK && v.be->describe != NULL)
+      v.be->describe(v.state, stdout);
+  }
+  return 0;
+}
