@@ -8,9 +8,12 @@
 HOP_EXPORT int RowMajorStrg = 0;    /* netlib CBLAS globals: the prebuilt testers */
 HOP_EXPORT int CBLAS_CallFromC = 0; /* copy-relocate them, so they must exist     */
 
-HOP_EXPORT void cblas_sgemm(int order, int transa, int transb, int m, int n, int k, float alpha,
-                            const float *a, int lda, const float *b, int ldb, float beta, float *c,
-                            int ldc)
+/* Everything but the fast path, kept out of line so that cblas_sgemm itself
+ * is a test and a tail call. */
+__attribute__((noinline)) static void sgemm_through_core(int order, int transa, int transb, int m,
+                                                         int n, int k, float alpha, const float *a,
+                                                         int lda, const float *b, int ldb,
+                                                         float beta, float *c, int ldc)
 {
   struct hop_gemm g;
   int info = hop_cblas_gemm_args(order, transa, transb, m, n, k, a, lda, b, ldb, c, ldc, &g);
@@ -25,6 +28,19 @@ HOP_EXPORT void cblas_sgemm(int order, int transa, int transb, int m, int n, int
   g.alpha = alpha;
   g.beta = beta;
   hop_gemm_run(&g);
+}
+
+HOP_EXPORT void cblas_sgemm(int order, int transa, int transb, int m, int n, int k, float alpha,
+                            const float *a, int lda, const float *b, int ldb, float beta, float *c,
+                            int ldc)
+{
+  /* Tiny calls the CPU would get anyway: OpenBLAS checks and computes them.
+   * alpha == 0 stays with us: OpenBLAS would read A and B (NaN propagates). */
+  const struct hop_fast_path *fast = hop_fast_path();
+  if (fast != NULL && alpha != 0.0f && (double)m * n * k < fast->max_mnk)
+    fast->cblas_sgemm(order, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  else
+    sgemm_through_core(order, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 HOP_EXPORT void cblas_hgemm(int order, int transa, int transb, int m, int n, int k,

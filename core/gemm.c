@@ -52,15 +52,21 @@ void hop_gemm_run(const struct hop_gemm *g)
   bool tracing = cfg->trace_path[0] != '\0';
   double t0 = tracing ? now_seconds() : 0.0;
   hop_reentry_enter();
-  struct hop_route_result res = {0};
+  struct hop_route_result res; /* not zeroed whole: the why buffer is only filled when tracing */
+  res.explain = tracing;
+  res.engine = NULL;
+  res.why[0] = '\0';
+  res.verify = NULL;
   if (trivial) {
     /* Handled once, here: A and B are not read, nor C when beta == 0. */
     scale_c(g);
-    snprintf(res.why, sizeof res.why, "alpha == 0 or k == 0: C = beta*C");
+    if (tracing)
+      snprintf(res.why, sizeof res.why, "alpha == 0 or k == 0: C = beta*C");
   } else {
     hop_route_run(g, &res);
   }
   hop_reentry_leave();
+  hop_fast_path_prepare();
   if (tracing)
     hop_trace_row(g, res.engine ? res.engine->name : "core", res.why, now_seconds() - t0,
                   res.verify);

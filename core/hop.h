@@ -137,6 +137,7 @@ void hop_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3
 void hop_gemm_run(const struct hop_gemm *g);
 
 struct hop_route_result {
+  bool explain;                     /* fill why (only when tracing: formatting costs) */
   const struct hop_backend *engine; /* who produced C (NULL: core/ itself) */
   char why[160];
   const char *verify;               /* verify verdict for the trace, "" when off */
@@ -172,6 +173,33 @@ const char *hop_verify_end(const struct hop_gemm *g, struct hop_verify_snapshot 
 void hop_cpu_gemm(const struct hop_gemm *g);
 /* Which CPU BLAS the engine uses (path or "built-in reference"). */
 const char *hop_cpu_blas_name(void);
+
+/* ---- the tiny-call fast path (core/fast_path.c) ------------------------
+ * Calls that routing would send to the CPU anyway go straight to OpenBLAS's
+ * own entry point, with OpenBLAS doing the argument checks (it reports the
+ * same INFO through the same xerbla_): the interposition then costs a
+ * handful of instructions instead of a trip through core/. */
+typedef void (*hop_cblas_sgemm_fn)(int, int, int, int, int, int, float, const float *, int,
+                                   const float *, int, float, float *, int);
+typedef void (*hop_f77_sgemm_fn)(const char *, const char *, const int *, const int *, const int *,
+                                 const float *, const float *, const int *, const float *,
+                                 const int *, const float *, float *, const int *, size_t, size_t);
+struct hop_fast_path {
+  double max_mnk; /* m*n*k below this (and alpha != 0) goes straight to OpenBLAS */
+  hop_cblas_sgemm_fn cblas_sgemm;
+  hop_f77_sgemm_fn sgemm;
+};
+/* NULL until the first call through core/ has set it up, or when off
+ * (tracing, a forced device engine, no OpenBLAS).  Read inline: the entry
+ * points must reach OpenBLAS without saving their arguments around a call. */
+extern const struct hop_fast_path *_Atomic hop_fast_path_ready;
+static inline const struct hop_fast_path *hop_fast_path(void)
+{
+  return __atomic_load_n(&hop_fast_path_ready, __ATOMIC_ACQUIRE);
+}
+void hop_fast_path_prepare(void);
+/* OpenBLAS's own entry points, NULL when the CPU engine uses the reference. */
+void hop_cpu_direct(hop_cblas_sgemm_fn *cblas, hop_f77_sgemm_fn *f77);
 
 /* ---- half precision (core/half.c) -------------------------------------- */
 float hop_half_to_float(uint16_t h);

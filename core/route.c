@@ -1,10 +1,31 @@
 /* The one routing function.  Candidates are ordered by predicted time; the
  * first that accepts runs; a decline or a failure hands the call to the
  * next, and the CPU engine, always last, cannot decline. */
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "hop.h"
+
+/* Append to res->why; formatting numbers costs more than a tiny GEMM, so
+ * only when someone will read it (the trace). */
+__attribute__((format(printf, 2, 3))) static void explain(struct hop_route_result *res,
+                                                          const char *fmt, ...)
+{
+  if (!res->explain)
+    return;
+  size_t used = strlen(res->why);
+  if (used + 3 >= sizeof res->why)
+    return;
+  if (used > 0) {
+    memcpy(res->why + used, "; ", 3);
+    used += 2;
+  }
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(res->why + used, sizeof res->why - used, fmt, ap);
+  va_end(ap);
+}
 
 struct candidate {
   size_t index;
@@ -31,7 +52,7 @@ static bool try_engine(const struct hop_gemm *g, const struct hop_engine_view *v
   }
   struct hop_verify_snapshot snap;
   if (!hop_verify_begin(g, &snap)) {
-    snprintf(res->why, sizeof res->why, "verify: no memory for a snapshot of C; ran on the CPU");
+    explain(res, "verify: no memory for a snapshot of C; ran on the CPU");
     hop_log(1, "verify: no memory for a snapshot of C (%dx%d); call ran on the CPU", g->m, g->n);
     run_cpu(g, res);
     return true;
@@ -42,9 +63,7 @@ static bool try_engine(const struct hop_gemm *g, const struct hop_engine_view *v
     if (st != HOP_DECLINED)
       hop_log(1, "engine %s failed on %s %dx%dx%d: %s; the call goes on to the next engine",
               v->be->name, g->symbol, g->m, g->n, g->k, hop_status_message(st));
-    size_t used = strlen(res->why);
-    snprintf(res->why + used, sizeof res->why - used, "%s%s %s", used ? "; " : "", v->be->name,
-             st == HOP_DECLINED ? "declined" : "failed");
+    explain(res, "%s %s", v->be->name, st == HOP_DECLINED ? "declined" : "failed");
     return false;
   }
   res->engine = v->be;
@@ -62,18 +81,18 @@ static void route_forced(const struct hop_gemm *g, const char *name, struct hop_
 {
   size_t i = hop_engine_index(name);
   if (i == hop_backend_count) {
-    snprintf(res->why, sizeof res->why, "HOPBLAS_BACKEND=%s is not built in", name);
+    explain(res, "HOPBLAS_BACKEND=%s is not built in", name);
     run_cpu(g, res);
     return;
   }
   struct hop_engine_view v;
   hop_engine_get(i, &v);
   if (v.status != HOP_OK) {
-    snprintf(res->why, sizeof res->why, "HOPBLAS_BACKEND=%s is off: %.100s", name, v.why);
+    explain(res, "HOPBLAS_BACKEND=%s is off: %.100s", name, v.why);
     run_cpu(g, res);
     return;
   }
-  snprintf(res->why, sizeof res->why, "HOPBLAS_BACKEND=%s", name);
+  explain(res, "HOPBLAS_BACKEND=%s", name);
   if (!try_engine(g, &v, res))
     run_cpu(g, res);
 }
@@ -99,17 +118,17 @@ static void route_by_prediction(const struct hop_gemm *g, bool devices_only,
   }
   qsort(cands, n, sizeof cands[0], by_seconds);
   if (n == 0) {
-    snprintf(res->why, sizeof res->why, "%s", devices_only ? "no device engine takes it" : "only engine");
+    explain(res, "%s", devices_only ? "no device engine takes it" : "only engine");
     run_cpu(g, res);
     return;
   }
   if (devices_only)
-    snprintf(res->why, sizeof res->why, "flops >= HOPBLAS_MIN_FLOPS");
+    explain(res, "flops >= HOPBLAS_MIN_FLOPS");
   else if (n > 1)
-    snprintf(res->why, sizeof res->why, "predicted %.3g ms < %s %.3g ms", 1e3 * cands[0].seconds,
+    explain(res, "predicted %.3g ms < %s %.3g ms", 1e3 * cands[0].seconds,
              cands[1].view.be->name, 1e3 * cands[1].seconds);
   else
-    snprintf(res->why, sizeof res->why, "only engine up");
+    explain(res, "only engine up");
   for (size_t c = 0; c < n; c++)
     if (try_engine(g, &cands[c].view, res))
       return;
@@ -120,7 +139,6 @@ void hop_route_run(const struct hop_gemm *g, struct hop_route_result *res)
 {
   const struct hop_config *cfg = hop_config();
   res->why[0] = '\0';
-  res->verify = NULL;
   if (strcmp(cfg->backend, "auto") != 0) {
     route_forced(g, cfg->backend, res);
     return;
@@ -128,7 +146,7 @@ void hop_route_run(const struct hop_gemm *g, struct hop_route_result *res)
   double flops = hop_gemm_flops(g);
   if (cfg->min_flops >= 0.0) {
     if (flops < cfg->min_flops) {
-      snprintf(res->why, sizeof res->why, "below HOPBLAS_MIN_FLOPS");
+      explain(res, "below HOPBLAS_MIN_FLOPS");
       run_cpu(g, res);
     } else {
       route_by_prediction(g, true, res);
@@ -136,7 +154,7 @@ void hop_route_run(const struct hop_gemm *g, struct hop_route_result *res)
     return;
   }
   if (flops < cfg->device_floor_flops) {
-    snprintf(res->why, sizeof res->why, "small: %.3g flops < device floor", flops);
+    explain(res, "small: %.3g flops < device floor", flops);
     run_cpu(g, res);
     return;
   }

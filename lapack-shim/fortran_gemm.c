@@ -3,9 +3,12 @@
 #include "check.h"
 #include "hopblas.h"
 
-HOP_EXPORT void sgemm_(const char *transa, const char *transb, const int *m, const int *n,
-                       const int *k, const float *alpha, const float *a, const int *lda,
-                       const float *b, const int *ldb, const float *beta, float *c, const int *ldc)
+__attribute__((noinline)) static void sgemm_through_core(const char *transa, const char *transb,
+                                                         const int *m, const int *n, const int *k,
+                                                         const float *alpha, const float *a,
+                                                         const int *lda, const float *b,
+                                                         const int *ldb, const float *beta,
+                                                         float *c, const int *ldc)
 {
   int ta = hop_fortran_trans(*transa), tb = hop_fortran_trans(*transb);
   int info = hop_check_gemm(ta, tb, *m, *n, *k, *lda, *ldb, *ldc);
@@ -21,11 +24,27 @@ HOP_EXPORT void sgemm_(const char *transa, const char *transb, const int *m, con
   hop_gemm_run(&g);
 }
 
+/* len_transa/len_transb: gfortran's hidden string lengths, passed on as
+ * they came so the fast path is a plain tail call (C callers omit them;
+ * OpenBLAS does not read them). */
+HOP_EXPORT void sgemm_(const char *transa, const char *transb, const int *m, const int *n,
+                       const int *k, const float *alpha, const float *a, const int *lda,
+                       const float *b, const int *ldb, const float *beta, float *c, const int *ldc,
+                       size_t len_transa, size_t len_transb)
+{
+  /* Tiny calls the CPU would get anyway: see cblas_sgemm. */
+  const struct hop_fast_path *fast = hop_fast_path();
+  if (fast != NULL && *alpha != 0.0f && (double)*m * *n * *k < fast->max_mnk)
+    fast->sgemm(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, len_transa, len_transb);
+  else
+    sgemm_through_core(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
 /* Some Fortran compilers and programs call the name without the underscore. */
 HOP_EXPORT void sgemm(const char *transa, const char *transb, const int *m, const int *n,
                       const int *k, const float *alpha, const float *a, const int *lda,
-                      const float *b, const int *ldb, const float *beta, float *c, const int *ldc)
-  __attribute__((alias("sgemm_")));
+                      const float *b, const int *ldb, const float *beta, float *c, const int *ldc,
+                      size_t len_transa, size_t len_transb) __attribute__((alias("sgemm_")));
 
 HOP_EXPORT void hgemm_(const char *transa, const char *transb, const int *m, const int *n,
                        const int *k, const hopblas_half *alpha, const hopblas_half *a,

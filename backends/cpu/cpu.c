@@ -48,6 +48,7 @@ static bool try_load(const char *path, struct hop_cpu_state *st, char *why, size
   }
   st->handle = h;
   st->sgemm = fn;
+  st->cblas_sgemm = (hop_cblas_sgemm_fn)dlsym(h, "cblas_sgemm");
   /* Name the file really loaded, not the soname asked for. */
   struct link_map *lm = NULL;
   if (dlinfo(h, RTLD_DI_LINKMAP, &lm) == 0 && lm != NULL && lm->l_name[0] != '\0')
@@ -140,6 +141,15 @@ void hop_cpu_gemm(const struct hop_gemm *g)
   enum hop_status st = cpu_gemm(v.state, g);
   if (st != HOP_OK) /* only when even the panel buffers could not be allocated */
     hop_cpu_half_gemm_unbuffered(v.state, g);
+}
+
+void hop_cpu_direct(hop_cblas_sgemm_fn *cblas, hop_f77_sgemm_fn *f77)
+{
+  struct hop_engine_view v;
+  hop_engine_get(hop_backend_count - 1, &v);
+  const struct hop_cpu_state *st = v.state;
+  *cblas = st->cblas_sgemm;
+  *f77 = st->sgemm;
 }
 
 const char *hop_cpu_blas_name(void)

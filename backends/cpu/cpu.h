@@ -6,14 +6,13 @@
 #include "hop.h"
 
 /* OpenBLAS's Fortran sgemm_, with gfortran's hidden string lengths. */
-typedef void (*hop_sgemm_fn)(const char *, const char *, const int *, const int *, const int *,
-                             const float *, const float *, const int *, const float *, const int *,
-                             const float *, float *, const int *, size_t, size_t);
+typedef hop_f77_sgemm_fn hop_sgemm_fn;
 
 /* Owned by the engine's context slot; written once, in init. */
 struct hop_cpu_state {
   void *handle;
   hop_sgemm_fn sgemm; /* NULL: the built-in reference */
+  hop_cblas_sgemm_fn cblas_sgemm; /* for the fast path; may be NULL */
   char name[512];
   double peak_gflops;
 };

@@ -1,0 +1,37 @@
+/* The tiny-call fast path (see core/hop.h): set up once, after the first
+ * call through core/, from the configuration and the CPU engine. */
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <string.h>
+
+#include "hop.h"
+
+static struct {
+  pthread_once_t once;
+  struct hop_fast_path path;
+} fast = {PTHREAD_ONCE_INIT};
+
+const struct hop_fast_path *_Atomic hop_fast_path_ready;
+
+static void fast_prepare(void)
+{
+  const struct hop_config *cfg = hop_config();
+  /* Every call must reach core/ when it has to be traced or sent to a device. */
+  if (cfg->trace_path[0] != '\0')
+    return;
+  double max_flops;
+  if (strcmp(cfg->backend, "cpu") == 0)
+    max_flops = INFINITY;
+  else if (strcmp(cfg->backend, "auto") != 0)
+    return;
+  else
+    max_flops = cfg->min_flops >= 0.0 ? cfg->min_flops : cfg->device_floor_flops;
+  hop_cpu_direct(&fast.path.cblas_sgemm, &fast.path.sgemm);
+  if (fast.path.cblas_sgemm == NULL || fast.path.sgemm == NULL)
+    return;
+  fast.path.max_mnk = max_flops / 2.0;
+  atomic_store_explicit(&hop_fast_path_ready, &fast.path, memory_order_release);
+}
+
+void hop_fast_path_prepare(void) { pthread_once(&fast.once, fast_prepare); }
