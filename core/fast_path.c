@@ -12,7 +12,7 @@ static struct {
   struct hop_fast_path path;
 } fast = {PTHREAD_ONCE_INIT};
 
-const struct hop_fast_path *_Atomic hop_fast_path_ready;
+const struct hop_fast_path *hop_fast_path_ready;
 
 static void fast_prepare(void)
 {
@@ -31,7 +31,7 @@ static void fast_prepare(void)
   if (fast.path.cblas_sgemm == NULL || fast.path.sgemm == NULL)
     return;
   fast.path.max_mnk = max_flops / 2.0;
-  atomic_store_explicit(&hop_fast_path_ready, &fast.path, memory_order_release);
+  __atomic_store_n(&hop_fast_path_ready, &fast.path, __ATOMIC_RELEASE);
 }
 
 void hop_fast_path_prepare(void) { pthread_once(&fast.once, fast_prepare); }

@@ -1,6 +1,7 @@
 /* IEEE binary16 <-> binary32.  Scalar conversions are exact software
  * routines (round to nearest even, overflow to infinity, NaN stays NaN);
  * the array forms use F16C when the CPU has it, which rounds the same way. */
+#include <cpuid.h>
 #include <immintrin.h>
 #include <string.h>
 
@@ -75,10 +76,19 @@ __attribute__((target("f16c,avx"))) static void float_to_half_f16c(const float *
     dst[i] = hop_float_to_half(src[i]);
 }
 
+/* CPUID leaf 1: F16C (ecx 29) and AVX (ecx 28) with the OS saving YMM state
+ * (OSXSAVE, ecx 27, and XCR0 bits 1-2). */
 static bool have_f16c(void)
 {
-  __builtin_cpu_init();
-  return __builtin_cpu_supports("f16c") && __builtin_cpu_supports("avx");
+  unsigned a, b, c, d;
+  if (!__get_cpuid(1, &a, &b, &c, &d))
+    return false;
+  const unsigned need = 1u << 29 | 1u << 28 | 1u << 27;
+  if ((c & need) != need)
+    return false;
+  unsigned lo, hi;
+  __asm__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+  return (lo & 6u) == 6u;
 }
 
 void hop_half_to_float_n(const uint16_t *src, float *dst, size_t n)

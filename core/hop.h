@@ -192,7 +192,7 @@ struct hop_fast_path {
 /* NULL until the first call through core/ has set it up, or when off
  * (tracing, a forced device engine, no OpenBLAS).  Read inline: the entry
  * points must reach OpenBLAS without saving their arguments around a call. */
-extern const struct hop_fast_path *_Atomic hop_fast_path_ready;
+extern const struct hop_fast_path *hop_fast_path_ready; /* __atomic_* access only */
 static inline const struct hop_fast_path *hop_fast_path(void)
 {
   return __atomic_load_n(&hop_fast_path_ready, __ATOMIC_ACQUIRE);

@@ -1,0 +1,34 @@
+#!/bin/sh
+# Build the libFuzzer targets (clang, AddressSanitizer + UBSan) against the
+# library's core and run each for a bounded time.  Usage: fuzz.sh [SECONDS]
+# Prints TAP, one line per target.
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+secs=${1:-20}
+out=${HOPBLAS_FUZZ_BUILD:-$top/_build/fuzz}
+mkdir -p "$out"
+cd "$out" || exit 1
+san="-fsanitize=address,undefined -fno-sanitize-recover=undefined -g -O1"
+if [ ! -f Makefile ]; then
+  "$top/configure" -q CC=clang CFLAGS="$san -fsanitize=fuzzer-no-link" \
+    --disable-opencl --disable-videocore >/dev/null 2>&1 || { echo "1..1"; echo "not ok 1 - configure for fuzzing"; exit 1; }
+fi
+make -j2 libhopcore.la backends/registry.lo >build.log 2>&1 || { echo "1..1"; echo "not ok 1 - build"; exit 1; }
+targets="fuzz_config fuzz_args"
+echo "1..2"
+i=0
+for t in $targets; do
+  i=$((i + 1))
+  if ! clang $san -fsanitize=fuzzer -I"$top/include" -I"$top/core" -I. \
+      -o "$t" "$top/test/fuzz/$t.c" backends/.libs/registry.o .libs/libhopcore.a -ldl -lm -lpthread \
+      >"$t.build.log" 2>&1; then
+    echo "not ok $i - $t builds"; cat "$t.build.log" | sed 's/^/# /'; continue
+  fi
+  mkdir -p "corpus-$t"
+  if HOPBLAS_VERBOSE=0 "./$t" -max_total_time="$secs" -print_final_stats=1 "corpus-$t" >"$t.log" 2>&1; then
+    runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$t.log")
+    echo "ok $i - $t: $runs executions in ${secs}s, no crash"
+  else
+    echo "not ok $i - $t"; tail -n 30 "$t.log" | sed 's/^/# /'
+  fi
+done
