@@ -268,7 +268,9 @@ void hop_config_build(struct hop_config *cfg, struct hop_config_file *file)
   cfg->verbose = (int)hop_config_parse_double(NULL, 1, "HOPBLAS_VERBOSE", 0, 3, 1);
   parse_path(NULL, cfg->verbose, "HOPBLAS_CONFIG_FILE", cfg->config_file, sizeof cfg->config_file);
   hop_config_file_load(file, cfg->config_file, cfg->verbose);
-  cfg->verbose = (int)hop_config_parse_double(file, cfg->verbose, "HOPBLAS_VERBOSE", 0, 3, 1);
+  /* The environment wins and was parsed (and reported) above; only the file's value is new. */
+  if (hop_config_lookup(NULL, "HOPBLAS_VERBOSE") == NULL)
+    cfg->verbose = (int)hop_config_parse_double(file, cfg->verbose, "HOPBLAS_VERBOSE", 0, 3, 1);
 
   static const char *const backends[] = {
     "auto", "cpu", "opencl", "videocore", "videocore-emu", "test-wrong", NULL,
