@@ -1,0 +1,40 @@
+# The test suite (issue 2).  Every test is an executable #!/bin/sh script
+# printing TAP; the C programs below are what the scripts run.  test/lib.sh
+# documents the shell helpers other engines reuse.
+check_LTLIBRARIES += test/libhoptest.la
+test_libhoptest_la_SOURCES = test/testutil.c test/testutil.h
+
+# Test programs link the real library (or the check library) the way a
+# user program does; -no-install: a plain binary with an rpath, no wrapper.
+HOPTEST_LINK_FLAGS = -no-install
+HOPTEST_LIBS = test/libhoptest.la libhopblas.la -lm
+
+check_PROGRAMS += test/contract test/threads test/overflow test/gemm-once test/gemm-once-check \
+	test/xerbla
+test_contract_SOURCES = test/contract.c test/contract.h test/contract_groups.c
+test_contract_LDFLAGS = $(HOPTEST_LINK_FLAGS)
+test_contract_LDADD = $(HOPTEST_LIBS)
+test_threads_SOURCES = test/threads.c
+test_threads_LDFLAGS = $(HOPTEST_LINK_FLAGS)
+test_threads_LDADD = $(HOPTEST_LIBS) -lpthread
+test_overflow_SOURCES = test/overflow.c
+test_overflow_LDFLAGS = $(HOPTEST_LINK_FLAGS)
+test_overflow_LDADD = $(HOPTEST_LIBS)
+test_gemm_once_SOURCES = test/gemm-once.c
+test_gemm_once_LDFLAGS = $(HOPTEST_LINK_FLAGS)
+test_gemm_once_LDADD = $(HOPTEST_LIBS)
+# The same program on the check library (with the wrong-on-purpose engine).
+test_gemm_once_check_SOURCES = test/gemm-once.c
+test_gemm_once_check_LDFLAGS = $(HOPTEST_LINK_FLAGS)
+test_gemm_once_check_LDADD = test/libhoptest.la libhopblas-check.la -lm
+# Its own xerbla_ must be what the library calls: export it dynamically.
+test_xerbla_SOURCES = test/xerbla.c
+test_xerbla_LDFLAGS = $(HOPTEST_LINK_FLAGS) -export-dynamic
+test_xerbla_LDADD = $(HOPTEST_LIBS)
+
+TESTS += test/abi.test test/contract-cpu.test test/netlib.test test/e2e.test test/threads.test \
+	test/xerbla.test test/overflow.test test/verify.test test/config.test
+dist_check_SCRIPTS += test/abi.test test/contract-cpu.test test/netlib.test test/e2e.test \
+	test/threads.test test/xerbla.test test/overflow.test test/verify.test test/config.test \
+	test/run-netlib.sh
+EXTRA_DIST += test/lib.sh test/e2e_prog.c test/e2e_numpy.py test/xerbla_msg.c

@@ -1,0 +1,146 @@
+/* The OpenCL engine behind its vtable: init (once, lazily, under the lock
+ * core/context.c holds), the cost model the router asks, the call, and the
+ * lines of `hopblas info`.  The engine is not fork-safe: a forked child
+ * never touches the parent's context and queues (core switches it off). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "ocl.h"
+
+/* After this many failed calls in a row the device is treated as lost. */
+enum { MAX_FAILURES = 3 };
+
+/* Cost-model defaults per kind of device until `hopblas tune` measures it:
+ * FP32 lanes per compute unit, the share of that peak the generic family
+ * reaches, the size at which it reaches half of it, fixed cost, link. */
+static const struct model_default {
+  cl_device_type type; /* 0 = any */
+  int unified;         /* -1 = either */
+  double lanes, efficiency, half_size, setup_s, link_bytes_s;
+} model_defaults[] = {
+  {CL_DEVICE_TYPE_GPU, 0, 64, 0.5, 768, 50e-6, 12e9},  /* discrete GPU behind PCIe */
+  {CL_DEVICE_TYPE_GPU, 1, 32, 0.4, 256, 150e-6, 0},    /* integrated and mobile GPUs */
+  {CL_DEVICE_TYPE_CPU, -1, 8, 0.25, 160, 400e-6, 0},   /* PoCL and other CPU drivers */
+  {0, -1, 16, 0.3, 256, 200e-6, 8e9},
+};
+
+static void model_init(struct hop_ocl_state *st)
+{
+  const struct hop_ocl_device *d = hop_ocl_device(st);
+  const struct model_default *m = model_defaults;
+  while (m->type != 0 &&
+         ((d->type & m->type) == 0 || (m->unified >= 0 && m->unified != d->unified)))
+    m++;
+  double units = d->units ? d->units : 1, clock = d->clock_mhz ? d->clock_mhz : 1000;
+  st->model.peak_flops = units * clock * 1e6 * 2.0 * m->lanes * m->efficiency;
+  st->model.half_size = m->half_size;
+  st->model.setup_s = m->setup_s;
+  st->model.link_bytes_s = m->link_bytes_s > 0 ? m->link_bytes_s : 8e9;
+}
+
+static void choose_variant(struct hop_ocl_state *st)
+{
+  const struct hop_ocl_device *d = hop_ocl_device(st);
+  const char *want = hop_config_get("HOPBLAS_OPENCL_VARIANT");
+  bool adreno = strcasestr(d->name, "adreno") != NULL, mali = strcasestr(d->name, "mali") != NULL;
+  if (want != NULL && (strcmp(want, "adreno") == 0 || strcmp(want, "mali") == 0))
+    snprintf(st->variant_why, sizeof st->variant_why,
+             "generic (HOPBLAS_OPENCL_VARIANT=%s: that family is not built yet)", want);
+  else if (want != NULL && strcmp(want, "generic") == 0)
+    snprintf(st->variant_why, sizeof st->variant_why, "generic (HOPBLAS_OPENCL_VARIANT=generic)");
+  else if (adreno || mali)
+    snprintf(st->variant_why, sizeof st->variant_why,
+             "generic (an %s device; its own family is not built yet)", adreno ? "Adreno" : "Mali");
+  else
+    snprintf(st->variant_why, sizeof st->variant_why, "generic (neither Adreno nor Mali)");
+}
+
+static enum hop_status ocl_init(void **state, char *why, size_t len)
+{
+  struct hop_ocl_state *st = calloc(1, sizeof *st);
+  if (st == NULL) {
+    snprintf(why, len, "out of memory");
+    return HOP_ERR_NOMEM;
+  }
+  pthread_mutex_init(&st->lock, NULL);
+  hop_ocl_fault_parse(&st->fault, hop_config_get("HOPBLAS_OPENCL_FAULT"));
+  enum hop_status rc = hop_ocl_runtime_open(st, why, len);
+  if (rc != HOP_OK) {
+    hop_ocl_runtime_close(st);
+    pthread_mutex_destroy(&st->lock);
+    free(st);
+    return rc;
+  }
+  model_init(st);
+  choose_variant(st);
+  *state = st;
+  return HOP_OK;
+}
+
+/* setup + bytes / link + flops / rate(shape); unified memory moves nothing. */
+static double ocl_predict(void *state, const struct hop_gemm *g)
+{
+  const struct hop_ocl_state *st = state;
+  if (st->declines)
+    return -1.0;
+  double m = g->m, n = g->n, k = g->k;
+  double size = cbrt(m * n * k);
+  double rate = st->model.peak_flops * size / (size + st->model.half_size);
+  double bytes = 0.0;
+  if (st->memory == HOP_OCL_STAGED) {
+    double eab = (double)hop_dtype_ab_size(g->dtype), ec = (double)hop_dtype_c_size(g->dtype);
+    bytes = (m * k + k * n) * eab + m * n * ec * (g->beta != 0.0f ? 2.0 : 1.0);
+  }
+  return st->model.setup_s + bytes / st->model.link_bytes_s + hop_gemm_flops(g) / rate;
+}
+
+static enum hop_status ocl_gemm(void *state, const struct hop_gemm *g)
+{
+  struct hop_ocl_state *st = state;
+  pthread_mutex_lock(&st->lock);
+  enum hop_status rc = st->off ? HOP_DECLINED : hop_ocl_program_ready(st);
+  if (rc == HOP_OK)
+    rc = hop_ocl_run(st, g);
+  if (st->failures >= MAX_FAILURES && !st->off) {
+    st->off = true;
+    hop_log(1, "opencl: %d device failures in a row; the engine is off for this process",
+            st->failures);
+  }
+  st->declines = st->off || (st->prog.tried && st->prog.status != HOP_OK);
+  pthread_mutex_unlock(&st->lock);
+  return rc;
+}
+
+static void ocl_describe(void *state, FILE *out)
+{
+  struct hop_ocl_state *st = state;
+  pthread_mutex_lock(&st->lock);
+  const struct hop_ocl_params *p = &st->params;
+  hop_ocl_runtime_describe(st, out);
+  fprintf(out, "  family: %s\n", st->variant_why);
+  fprintf(out, "  tiles: MWG=%d NWG=%d KWG=%d MDIMC=%d NDIMC=%d VWM=%d VWN=%d VWL=%d (%s)\n",
+          p->mwg, p->nwg, p->kwg, p->mdimc, p->ndimc, p->vwm, p->vwn, p->vwl, st->params_why);
+  fprintf(out, "  program: %s\n", st->prog.tried ? st->prog.origin : "built on the first call");
+  fprintf(out, "  largest buffer: %.1f MiB\n", (double)st->cap / (1 << 20));
+  fprintf(out, "  cost model (untuned default): setup %.0f us, %s, %.1f GFLOPS at large sizes "
+               "(half of it at n = %.0f)\n",
+          st->model.setup_s * 1e6, st->memory == HOP_OCL_STAGED ? "link counted" : "no transfers",
+          st->model.peak_flops * 1e-9, st->model.half_size);
+  if (st->memory == HOP_OCL_STAGED)
+    fprintf(out, "  link: %.1f GB/s (untuned default)\n", st->model.link_bytes_s * 1e-9);
+  if (st->off)
+    fprintf(out, "  off: repeated device failures\n");
+  pthread_mutex_unlock(&st->lock);
+}
+
+const struct hop_backend hop_backend_opencl = {
+  .name = "opencl",
+  .is_device = true,
+  .fork_safe = false,
+  .init = ocl_init,
+  .predict = ocl_predict,
+  .gemm = ocl_gemm,
+  .describe = ocl_describe,
+};

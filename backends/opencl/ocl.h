@@ -1,0 +1,184 @@
+/* The OpenCL engine's internal interface: one runtime per process (the
+ * engine state core/context.c holds), the device it computes on, the
+ * program of the generic family, a pool of buffers reused across calls,
+ * and the tile pipeline that moves host operands through them. */
+#ifndef HOP_OCL_H
+#define HOP_OCL_H
+
+#define CL_TARGET_OPENCL_VERSION 120
+#include <CL/cl.h>
+#include <pthread.h>
+
+#include "hop.h"
+
+/* ---- devices (runtime.c) ------------------------------------------------ */
+
+struct hop_ocl_device {
+  cl_platform_id platform;
+  cl_device_id id;
+  char platform_name[96];
+  char name[128];
+  char vendor[96];
+  char driver[64];   /* CL_DRIVER_VERSION */
+  char version[96];  /* CL_DEVICE_VERSION */
+  cl_device_type type;
+  bool unified;      /* CL_DEVICE_HOST_UNIFIED_MEMORY */
+  bool usable;       /* available, with a compiler */
+  cl_uint units, clock_mhz;
+  cl_ulong global_mem, max_alloc, local_mem;
+  size_t max_wg;
+  cl_uint base_align; /* bytes a buffer's base address should have */
+};
+
+enum hop_ocl_memory { HOP_OCL_ZERO_COPY, HOP_OCL_STAGED };
+
+/* Queues of the device: uploads, kernels and downloads overlap. */
+enum { HOP_OCL_Q_UP, HOP_OCL_Q_EXEC, HOP_OCL_Q_DOWN, HOP_OCL_QUEUES };
+
+/* ---- the generic family (generic.c) ------------------------------------- */
+
+struct hop_ocl_params {
+  int mwg, nwg, kwg, mdimc, ndimc, vwm, vwn, vwl, pada, padb;
+};
+
+enum hop_ocl_kernel { HOP_OCL_SGEMM, HOP_OCL_HGEMM, HOP_OCL_SHGEMM, HOP_OCL_KERNELS };
+
+struct hop_ocl_program {
+  bool tried;
+  enum hop_status status;
+  cl_program program;
+  cl_kernel kernel[HOP_OCL_KERNELS];
+  struct hop_ocl_params params; /* what it was built with */
+  char origin[200];             /* how it came to be, for `hopblas info` */
+};
+
+/* One launch of a generic kernel on device buffers (element offsets). */
+struct hop_ocl_launch {
+  enum hop_ocl_kernel kernel;
+  int m, n, k;
+  float alpha, beta;
+  bool ta, tb;
+  cl_mem a, b, cin, cout;
+  cl_ulong a_off, b_off, cin_off, cout_off;
+  int lda, ldb, ldcin, ldcout;
+};
+
+/* ---- test knob: HOPBLAS_OPENCL_FAULT (fault.c) -------------------------- */
+
+enum hop_ocl_fault_op {
+  HOP_OCL_FAULT_BUILD,   /* program build */
+  HOP_OCL_FAULT_ALLOC,   /* buffer creation */
+  HOP_OCL_FAULT_ENQUEUE, /* kernel or upload enqueue */
+  HOP_OCL_FAULT_READ,    /* read-back of a C tile */
+  HOP_OCL_FAULT_OPS
+};
+
+struct hop_ocl_fault {
+  long at[HOP_OCL_FAULT_OPS];   /* fail the at-th operation; 0 = never */
+  long seen[HOP_OCL_FAULT_OPS]; /* operations so far (under the state lock) */
+};
+
+/* ---- buffers kept across calls (transfer.c) ----------------------------- */
+
+struct hop_ocl_slot {
+  cl_mem mem;
+  size_t size;
+  void *host; /* staging buffers stay mapped: their pinned host image */
+};
+
+struct hop_ocl_pool {
+  struct hop_ocl_slot dev[3][2];   /* [A, B, C][two in flight] on the device */
+  struct hop_ocl_slot stage[3][2]; /* staged path: pinned host images of them */
+};
+
+/* ---- cost model (engine.c) ---------------------------------------------- */
+
+struct hop_ocl_model {
+  double setup_s;      /* fixed cost of a call */
+  double link_bytes_s; /* host <-> device bandwidth (staged path only) */
+  double peak_flops;   /* kernel rate the generic family reaches at large sizes */
+  double half_size;    /* cbrt(m n k) at which it reaches half of that */
+};
+
+/* ---- the engine state: the one OpenCL runtime of the process ------------ */
+
+struct hop_ocl_state {
+  pthread_mutex_t lock; /* one call at a time on the queues and kernels */
+  struct hop_ocl_device *devs;
+  size_t ndev, dev;     /* every device found; the one in use */
+  char dev_why[160];
+  cl_context ctx;
+  cl_command_queue q[HOP_OCL_QUEUES];
+  enum hop_ocl_memory memory;
+  char memory_why[160];
+  char variant_why[160];
+  struct hop_ocl_params params;
+  char params_why[160];
+  struct hop_ocl_program prog;
+  struct hop_ocl_pool pool;
+  size_t cap;           /* largest buffer (or wrapped host region) a call plans for */
+  struct hop_ocl_model model;
+  struct hop_ocl_fault fault;
+  long queue_window;    /* HOPBLAS_QUEUE_WINDOW */
+  int failures;         /* consecutive failed calls */
+  bool off;             /* switched off after repeated device failures */
+  _Atomic bool declines; /* off, or no program: predict() says so without the lock */
+};
+
+/* runtime.c */
+enum hop_status hop_ocl_runtime_open(struct hop_ocl_state *st, char *why, size_t len);
+void hop_ocl_runtime_close(struct hop_ocl_state *st);
+void hop_ocl_runtime_describe(const struct hop_ocl_state *st, FILE *out);
+const struct hop_ocl_device *hop_ocl_device(const struct hop_ocl_state *st);
+
+/* generic.c */
+void hop_ocl_generic_params(const struct hop_ocl_device *d, struct hop_ocl_params *p, char *why,
+                            size_t len);
+bool hop_ocl_generic_params_fit(const struct hop_ocl_device *d, const struct hop_ocl_params *p,
+                                char *why, size_t len);
+void hop_ocl_generic_options(const struct hop_ocl_params *p, char *buf, size_t len);
+const char *hop_ocl_generic_kernel_name(enum hop_ocl_kernel k);
+cl_int hop_ocl_generic_enqueue(struct hop_ocl_state *st, const struct hop_ocl_launch *l,
+                               cl_uint nwait, const cl_event *wait, cl_event *done);
+
+/* program.c: build once (cache or source); HOP_DECLINED after a failed build. */
+enum hop_status hop_ocl_program_ready(struct hop_ocl_state *st);
+void hop_ocl_program_release(struct hop_ocl_program *p);
+
+/* cache.c: on-disk program binaries, validated before use. */
+uint64_t hop_ocl_hash(const void *data, size_t len, uint64_t h);
+#define HOP_OCL_HASH_SEED 14695981039346656037ull
+bool hop_ocl_cache_load(const char *key, unsigned char **bin, size_t *len);
+bool hop_ocl_cache_store(const char *key, const unsigned char *bin, size_t len);
+
+/* fault.c */
+void hop_ocl_fault_parse(struct hop_ocl_fault *f, const char *spec);
+bool hop_ocl_fault_hit(struct hop_ocl_fault *f, enum hop_ocl_fault_op op);
+
+/* transfer.c: pool buffers and host <-> block copies. */
+cl_int hop_ocl_slot_ensure(struct hop_ocl_state *st, struct hop_ocl_slot *s, size_t size,
+                           cl_mem_flags flags, bool mapped);
+void hop_ocl_pool_release(struct hop_ocl_state *st);
+cl_mem hop_ocl_wrap(struct hop_ocl_state *st, const void *first, size_t bytes, size_t esize,
+                    cl_ulong *off, cl_int *err);
+void hop_ocl_pack(const void *x, int ld, size_t esize, int row0, int col0, int rows, int cols,
+                  void *dst);
+void hop_ocl_unpack_c(const struct hop_gemm *g, bool accumulated, const void *src, int i0, int j0,
+                      int rows, int cols);
+enum hop_status hop_ocl_status(cl_int err);
+
+/* plan.c: how a call is cut into tiles that fit the device's buffers. */
+struct hop_ocl_plan {
+  int tm, tn, tk;       /* tile of C and k chunk */
+  int tiles_m, tiles_n, chunks;
+  bool ksplit;          /* k in several chunks: the device accumulates in float */
+  enum hop_ocl_kernel kernel;
+  size_t c_esize;       /* bytes of a C element on the device */
+};
+bool hop_ocl_plan_make(const struct hop_gemm *g, enum hop_ocl_memory mem, size_t cap,
+                       struct hop_ocl_plan *p);
+
+/* run.c: the whole call; C is final, or untouched (error status returned). */
+enum hop_status hop_ocl_run(struct hop_ocl_state *st, const struct hop_gemm *g);
+
+#endif

@@ -1,0 +1,81 @@
+/* How a call is cut into tiles.  A tile of C (tm x tn) is computed from an
+ * A block (tm x tk of op(A)) and a B block (tk x tn of op(B)); every buffer
+ * a tile needs, packed densely, must fit `cap` (the device's largest
+ * allocation, or less).  Zero-copy wraps a block's host region instead
+ * where that region fits too (transfer.c).  When k is cut,
+ * the device accumulates alpha * op(A) op(B) in float and the host applies
+ * beta while writing C (one rounding for hgemm). */
+#include "ocl.h"
+
+enum { GRAIN = 64 }; /* tiles stay multiples of this while they can */
+
+/* Half a dimension, rounded up to the grain while it is above it. */
+static int halve(int x)
+{
+  if (x > GRAIN) {
+    int h = (x + 1) / 2;
+    return (h + GRAIN - 1) / GRAIN * GRAIN < x ? (h + GRAIN - 1) / GRAIN * GRAIN : h;
+  }
+  return (x + 1) / 2;
+}
+
+/* Cut one of the two dimensions of an oversized buffer: the larger. */
+static void cut(int *x, int *y)
+{
+  if (*x >= *y)
+    *x = halve(*x);
+  else
+    *y = halve(*y);
+}
+
+/* Cut the largest buffer if it is over cap; false when everything fits. */
+static bool shrink_once(const struct hop_gemm *g, double cap, int *tm, int *tn, int *tk,
+                        bool ksplit)
+{
+  double eab = (double)hop_dtype_ab_size(g->dtype);
+  double ec = ksplit ? 4.0 : (double)hop_dtype_c_size(g->dtype);
+  double a = (double)*tm * *tk * eab, b = (double)*tk * *tn * eab, c = (double)*tm * *tn * ec;
+  if (a >= b && a >= c && a > cap)
+    cut(tm, tk);
+  else if (b >= c && b > a && b > cap)
+    cut(tn, tk);
+  else if (c > a && c > b && c > cap)
+    cut(tm, tn);
+  else
+    return false;
+  return true;
+}
+
+static int ceil_div(int x, int y) { return (int)(((long long)x + y - 1) / y); }
+
+bool hop_ocl_plan_make(const struct hop_gemm *g, enum hop_ocl_memory mem, size_t cap,
+                       struct hop_ocl_plan *p)
+{
+  bool staged = mem == HOP_OCL_STAGED;
+  int tm = g->m, tn = g->n, tk = g->k;
+  /* Staged: several column panels, so that one panel's transfers overlap
+   * another's kernel. */
+  if (staged && g->n >= 4 * 256) {
+    int panel = (ceil_div(g->n, 4) + GRAIN - 1) / GRAIN * GRAIN;
+    tn = panel < tn ? panel : tn;
+  }
+  for (int guard = 0; guard < 256; guard++) {
+    bool ksplit = tk < g->k;
+    if (!shrink_once(g, (double)cap, &tm, &tn, &tk, ksplit)) {
+      p->tm = tm, p->tn = tn, p->tk = tk;
+      p->ksplit = ksplit;
+      p->tiles_m = ceil_div(g->m, tm);
+      p->tiles_n = ceil_div(g->n, tn);
+      p->chunks = ceil_div(g->k, tk);
+      /* A cut k accumulates in float: hgemm's chunks run the shgemm kernel. */
+      p->kernel = g->dtype == HOP_DTYPE_S ? HOP_OCL_SGEMM
+                  : g->dtype == HOP_DTYPE_SH || ksplit ? HOP_OCL_SHGEMM
+                                                       : HOP_OCL_HGEMM;
+      p->c_esize = ksplit ? 4 : hop_dtype_c_size(g->dtype);
+      return true;
+    }
+    if (tm == 0 || tn == 0 || tk == 0)
+      break;
+  }
+  return false; /* not even one element per buffer fits */
+}

@@ -1,0 +1,244 @@
+/* The OpenCL runtime of the process: every platform and device is found
+ * once, one device is chosen (HOPBLAS_DEVICE, else the strongest GPU),
+ * and its context and queues are created once and kept for the life of the
+ * process.  Nothing here runs per call. */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "ocl.h"
+
+/* A string property, truncated to fit dst (the driver refuses short buffers). */
+static void device_string(cl_device_id d, cl_device_info what, char *dst, size_t len)
+{
+  size_t need = 0;
+  char *tmp = NULL;
+  dst[0] = '\0';
+  if (clGetDeviceInfo(d, what, 0, NULL, &need) != CL_SUCCESS || need == 0 ||
+      (tmp = malloc(need)) == NULL)
+    return;
+  if (clGetDeviceInfo(d, what, need, tmp, NULL) == CL_SUCCESS)
+    snprintf(dst, len, "%.*s", (int)need, tmp);
+  free(tmp);
+}
+
+static void platform_name(cl_platform_id p, char *dst, size_t len)
+{
+  size_t need = 0;
+  char *tmp = NULL;
+  dst[0] = '\0';
+  if (clGetPlatformInfo(p, CL_PLATFORM_NAME, 0, NULL, &need) != CL_SUCCESS || need == 0 ||
+      (tmp = malloc(need)) == NULL)
+    return;
+  if (clGetPlatformInfo(p, CL_PLATFORM_NAME, need, tmp, NULL) == CL_SUCCESS)
+    snprintf(dst, len, "%.*s", (int)need, tmp);
+  free(tmp);
+}
+
+static void device_query(struct hop_ocl_device *d)
+{
+  cl_bool avail = CL_FALSE, compiler = CL_FALSE, unified = CL_FALSE;
+  cl_uint align_bits = 0;
+  device_string(d->id, CL_DEVICE_NAME, d->name, sizeof d->name);
+  device_string(d->id, CL_DEVICE_VENDOR, d->vendor, sizeof d->vendor);
+  device_string(d->id, CL_DRIVER_VERSION, d->driver, sizeof d->driver);
+  device_string(d->id, CL_DEVICE_VERSION, d->version, sizeof d->version);
+  clGetDeviceInfo(d->id, CL_DEVICE_TYPE, sizeof d->type, &d->type, NULL);
+  clGetDeviceInfo(d->id, CL_DEVICE_AVAILABLE, sizeof avail, &avail, NULL);
+  clGetDeviceInfo(d->id, CL_DEVICE_COMPILER_AVAILABLE, sizeof compiler, &compiler, NULL);
+  clGetDeviceInfo(d->id, CL_DEVICE_HOST_UNIFIED_MEMORY, sizeof unified, &unified, NULL);
+  clGetDeviceInfo(d->id, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof d->units, &d->units, NULL);
+  clGetDeviceInfo(d->id, CL_DEVICE_MAX_CLOCK_FREQUENCY, sizeof d->clock_mhz, &d->clock_mhz, NULL);
+  clGetDeviceInfo(d->id, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof d->global_mem, &d->global_mem, NULL);
+  clGetDeviceInfo(d->id, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof d->max_alloc, &d->max_alloc, NULL);
+  clGetDeviceInfo(d->id, CL_DEVICE_LOCAL_MEM_SIZE, sizeof d->local_mem, &d->local_mem, NULL);
+  clGetDeviceInfo(d->id, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof d->max_wg, &d->max_wg, NULL);
+  clGetDeviceInfo(d->id, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align_bits, &align_bits, NULL);
+  d->usable = avail && compiler && d->max_alloc > 0 && d->max_wg > 0;
+  d->unified = unified;
+  /* Page alignment at most: the aligned-down start of a host view must stay on its page. */
+  d->base_align = align_bits >= 8 && align_bits / 8 <= 4096 ? align_bits / 8 : 128;
+}
+
+/* Every device of every platform, into st->devs. */
+static enum hop_status discover(struct hop_ocl_state *st, char *why, size_t len)
+{
+  cl_uint np = 0;
+  cl_int err = clGetPlatformIDs(0, NULL, &np);
+  if (err != CL_SUCCESS || np == 0) {
+    snprintf(why, len, "no OpenCL platform (the ICD loader found no driver: error %d)", (int)err);
+    return HOP_UNAVAILABLE;
+  }
+  cl_platform_id *plats = calloc(np, sizeof *plats);
+  if (plats == NULL || clGetPlatformIDs(np, plats, NULL) != CL_SUCCESS) {
+    free(plats);
+    snprintf(why, len, "OpenCL platforms could not be listed");
+    return HOP_UNAVAILABLE;
+  }
+  for (cl_uint p = 0; p < np; p++) {
+    cl_uint nd = 0;
+    if (clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, 0, NULL, &nd) != CL_SUCCESS || nd == 0)
+      continue;
+    cl_device_id *ids = calloc(nd, sizeof *ids);
+    struct hop_ocl_device *grown = realloc(st->devs, (st->ndev + nd) * sizeof *grown);
+    if (ids == NULL || grown == NULL ||
+        clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, nd, ids, NULL) != CL_SUCCESS) {
+      free(ids);
+      if (grown != NULL)
+        st->devs = grown;
+      continue;
+    }
+    st->devs = grown;
+    for (cl_uint i = 0; i < nd; i++) {
+      struct hop_ocl_device *d = &st->devs[st->ndev++];
+      memset(d, 0, sizeof *d);
+      d->platform = plats[p];
+      d->id = ids[i];
+      platform_name(plats[p], d->platform_name, sizeof d->platform_name);
+      device_query(d);
+    }
+    free(ids);
+  }
+  free(plats);
+  if (st->ndev == 0) {
+    snprintf(why, len, "OpenCL platforms found, but no device");
+    return HOP_UNAVAILABLE;
+  }
+  return HOP_OK;
+}
+
+/* GPUs first, then accelerators, then CPUs; within a kind, units x clock. */
+static double device_score(const struct hop_ocl_device *d)
+{
+  double kind = d->type & CL_DEVICE_TYPE_GPU ? 3 : d->type & CL_DEVICE_TYPE_ACCELERATOR ? 2 : 1;
+  return kind * 1e12 + (double)d->units * (double)d->clock_mhz;
+}
+
+static enum hop_status choose(struct hop_ocl_state *st, char *why, size_t len)
+{
+  const char *want = hop_config_get("HOPBLAS_DEVICE");
+  if (want != NULL && *want != '\0') {
+    bool index = true;
+    for (const char *p = want; *p; p++)
+      index = index && isdigit((unsigned char)*p);
+    for (size_t i = 0; i < st->ndev; i++) {
+      char full[240];
+      snprintf(full, sizeof full, "%s %s", st->devs[i].platform_name, st->devs[i].name);
+      if (index ? strtoul(want, NULL, 10) == i : strcasestr(full, want) != NULL) {
+        st->dev = i;
+        snprintf(st->dev_why, sizeof st->dev_why, "HOPBLAS_DEVICE=%.60s", want);
+        if (st->devs[i].usable)
+          return HOP_OK;
+        snprintf(why, len, "HOPBLAS_DEVICE=%.60s names an unavailable device (%.80s)", want,
+                 st->devs[i].name);
+        return HOP_UNAVAILABLE;
+      }
+    }
+    snprintf(why, len, "HOPBLAS_DEVICE=%.60s matches none of the %zu OpenCL devices", want,
+             st->ndev);
+    return HOP_UNAVAILABLE;
+  }
+  bool found = false;
+  for (size_t i = 0; i < st->ndev; i++)
+    if (st->devs[i].usable &&
+        (!found || device_score(&st->devs[i]) > device_score(&st->devs[st->dev]))) {
+      st->dev = i;
+      found = true;
+    }
+  if (!found) {
+    snprintf(why, len, "no available OpenCL device with a compiler");
+    return HOP_UNAVAILABLE;
+  }
+  snprintf(st->dev_why, sizeof st->dev_why, "%s",
+           st->ndev == 1 ? "the only device" : "strongest device (GPU first, then units x clock)");
+  return HOP_OK;
+}
+
+static void choose_memory(struct hop_ocl_state *st)
+{
+  const struct hop_ocl_device *d = hop_ocl_device(st);
+  const char *want = hop_config_get("HOPBLAS_OPENCL_MEMORY");
+  if (want != NULL && strcmp(want, "zero-copy") == 0) {
+    st->memory = HOP_OCL_ZERO_COPY;
+    snprintf(st->memory_why, sizeof st->memory_why, "HOPBLAS_OPENCL_MEMORY=zero-copy");
+  } else if (want != NULL && strcmp(want, "staged") == 0) {
+    st->memory = HOP_OCL_STAGED;
+    snprintf(st->memory_why, sizeof st->memory_why, "HOPBLAS_OPENCL_MEMORY=staged");
+  } else {
+    if (want != NULL && *want != '\0' && strcmp(want, "auto") != 0)
+      hop_log(1, "HOPBLAS_OPENCL_MEMORY=%.40s is not auto|zero-copy|staged; using auto", want);
+    st->memory = d->unified ? HOP_OCL_ZERO_COPY : HOP_OCL_STAGED;
+    snprintf(st->memory_why, sizeof st->memory_why, "%s",
+             d->unified ? "the device shares host memory" : "discrete device memory");
+  }
+}
+
+enum hop_status hop_ocl_runtime_open(struct hop_ocl_state *st, char *why, size_t len)
+{
+  enum hop_status rc = discover(st, why, len);
+  if (rc == HOP_OK)
+    rc = choose(st, why, len);
+  if (rc != HOP_OK)
+    return rc;
+  const struct hop_ocl_device *d = hop_ocl_device(st);
+  cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)d->platform, 0};
+  cl_int err;
+  st->ctx = clCreateContext(props, 1, &d->id, NULL, NULL, &err);
+  for (int q = 0; q < HOP_OCL_QUEUES && err == CL_SUCCESS; q++)
+    st->q[q] = clCreateCommandQueue(st->ctx, d->id, 0, &err);
+  if (err != CL_SUCCESS) {
+    snprintf(why, len, "%s: context or queue creation failed (error %d)", d->name, (int)err);
+    return HOP_UNAVAILABLE;
+  }
+  choose_memory(st);
+  hop_ocl_generic_params(d, &st->params, st->params_why, sizeof st->params_why);
+  /* The largest buffer a call plans for: the device's limit, or less for tests. */
+  long long knob = hop_config_int("HOPBLAS_OPENCL_MAX_ALLOC", 0, 1LL << 46, 0);
+  st->cap = d->max_alloc;
+  if (knob > 0 && (cl_ulong)knob < st->cap)
+    st->cap = (size_t)knob;
+  st->queue_window = hop_config_int("HOPBLAS_QUEUE_WINDOW", 0, 1L << 30, 0);
+  snprintf(why, len, "%s (%s)", d->name, d->platform_name);
+  return HOP_OK;
+}
+
+void hop_ocl_runtime_close(struct hop_ocl_state *st)
+{
+  hop_ocl_pool_release(st);
+  hop_ocl_program_release(&st->prog);
+  for (int q = 0; q < HOP_OCL_QUEUES; q++)
+    if (st->q[q] != NULL)
+      clReleaseCommandQueue(st->q[q]);
+  if (st->ctx != NULL)
+    clReleaseContext(st->ctx);
+  free(st->devs);
+  st->devs = NULL;
+  st->ndev = 0;
+}
+
+const struct hop_ocl_device *hop_ocl_device(const struct hop_ocl_state *st)
+{
+  return &st->devs[st->dev];
+}
+
+static const char *type_name(cl_device_type t)
+{
+  return t & CL_DEVICE_TYPE_GPU ? "GPU" : t & CL_DEVICE_TYPE_CPU ? "CPU"
+         : t & CL_DEVICE_TYPE_ACCELERATOR ? "accelerator" : "other";
+}
+
+void hop_ocl_runtime_describe(const struct hop_ocl_state *st, FILE *out)
+{
+  for (size_t i = 0; i < st->ndev; i++) {
+    const struct hop_ocl_device *d = &st->devs[i];
+    fprintf(out,
+            "  %s device %zu: %s / %s, %s, %u units at %u MHz, %.1f GiB, %s memory, driver %s%s\n",
+            i == st->dev ? "*" : " ", i, d->platform_name, d->name, type_name(d->type), d->units,
+            d->clock_mhz, (double)d->global_mem / (1 << 30), d->unified ? "unified" : "discrete",
+            d->driver, d->usable ? "" : " (unavailable)");
+  }
+  fprintf(out, "  device in use: %zu (%s)\n", st->dev, st->dev_why);
+  fprintf(out, "  host memory: %s (%s)\n", st->memory == HOP_OCL_ZERO_COPY ? "zero-copy" : "staged",
+          st->memory_why);
+}

@@ -1,0 +1,211 @@
+# test/lib.sh: shell helpers of hopblas's tests (POSIX sh).  A test is an
+# executable #!/bin/sh script that prints TAP; source this first:
+#
+#   . "$top_srcdir/test/lib.sh"      # make check exports top_srcdir and top_builddir
+#
+# TAP (numbering is automatic; the plan is printed last, by hop_done, which TAP allows)
+#   hop_ok DESC                 "ok N - DESC"
+#   hop_not_ok DESC             "not ok N - DESC"; hop_done will exit 1
+#   hop_result RC DESC [LOG]    ok when RC is 0, else not ok and the tail of LOG as diagnostics
+#   hop_run DESC CMD [ARG...]   run CMD, stdout and stderr to a log, then hop_result
+#   hop_diag TEXT...            "# TEXT"
+#   hop_diag_file FILE [N]      the last N (20) lines of FILE as diagnostics
+#   hop_tap CMD [ARG...]        run a program that prints TAP itself (test/contract, ...):
+#                               its lines are renumbered into this script's; a plan it
+#                               did not complete, or a non-zero exit without a "not ok",
+#                               is one more "not ok"
+#   hop_done                    print the plan and exit 0 (all ok) or 1
+#
+# Paths (absolute)
+#   HOP_LIB / hop_preload       $top_builddir/.libs/libhopblas.so.0, the library to LD_PRELOAD
+#   HOP_CHECK_LIB / hop_check_lib  libhopblas-check.so.0: the same plus the test-wrong engine
+#                               (built by make check from backends/testwrong/)
+#   HOP_BLAS3                   the libblas.so.3-named build (relink / alternatives mode)
+#   HOP_OPENBLAS                /usr/lib/x86_64-linux-gnu/libopenblas.so.0
+#   HOP_NETLIB                  Debian's prebuilt netlib testers (package libblas-test)
+#   HOP_PYTHON                  /usr/bin/python3: Debian's numpy, never the pyenv python on PATH
+#   HOP_CC                      ${CC:-cc}, for programs compiled at test time
+#   HOP_BIN                     $top_builddir/test: the check_PROGRAMS (contract, threads, ...)
+#   HOP_TMP                     a private directory, made when lib.sh is sourced and
+#                               removed at exit (HOP_KEEP_TMP=1 keeps it)
+#   HOP_LOG                     the log of the last hop_run / hop_tap
+#
+# Traces (HOPBLAS_TRACE=FILE: CSV, the 2nd column is the symbol, the 9th the engine)
+#   hop_assert_engine TRACE ENGINE [SYMBOLS]
+#       succeeds when every row whose engine is not "core" (core/ itself handles
+#       alpha == 0 and k == 0) ran on ENGINE and there is at least one such row;
+#       SYMBOLS is an awk ERE on the symbol column (default: every row).  On failure
+#       it prints as diagnostics the engines seen and a few offending rows, so a
+#       silent CPU fallback makes a device test fail and says why.
+#   hop_trace_rows TRACE [SYMBOLS] [ENGINE]   number of rows (optionally of one engine)
+#
+# Environment
+#   hop_clean_env               unset every HOPBLAS_* variable; a script that wants to
+#                               honour its caller's (an engine's run-netlib.sh) skips it
+#
+# Engines reuse the programs with their own selection, e.g. a test/contract-foo.test:
+#   HOPBLAS_BACKEND=foo HOPBLAS_TRACE=$HOP_TMP/t.csv; export HOPBLAS_BACKEND HOPBLAS_TRACE
+#   hop_tap "$HOP_BIN/contract" --quick --max-dim 64
+#   hop_assert_engine "$HOP_TMP/t.csv" foo; hop_result $? "every call ran on foo"
+#   sh "$top_srcdir/test/run-netlib.sh" --tester cblas --mode preload --sizes "0 1 2 3 7" --engine foo
+
+: "${top_srcdir:?top_srcdir is not set (run through make check, or export it)}"
+: "${top_builddir:?top_builddir is not set (run through make check, or export it)}"
+top_srcdir=$(cd "$top_srcdir" && pwd) && top_builddir=$(cd "$top_builddir" && pwd) || {
+  echo "Bail out! top_srcdir or top_builddir does not exist"
+  exit 1
+}
+
+HOP_LIB=$top_builddir/.libs/libhopblas.so.0
+HOP_CHECK_LIB=$top_builddir/.libs/libhopblas-check.so.0
+HOP_BLAS3=$top_builddir/.libs/libblas.so.3
+HOP_OPENBLAS=/usr/lib/x86_64-linux-gnu/libopenblas.so.0
+HOP_NETLIB=/usr/lib/x86_64-linux-gnu/blas
+HOP_PYTHON=/usr/bin/python3
+HOP_CC=${CC:-cc}
+HOP_BIN=$top_builddir/test
+HOP_N=0
+HOP_FAILED=0
+
+hop_preload() { echo "$HOP_LIB"; }
+hop_check_lib() { echo "$HOP_CHECK_LIB"; }
+
+hop_diag() { echo "# $*"; }
+
+hop_diag_file() {
+  [ -f "$1" ] || return 0
+  tail -n "${2:-20}" "$1" | sed 's/^/#   /'
+}
+
+hop_ok() {
+  HOP_N=$((HOP_N + 1))
+  echo "ok $HOP_N - $*"
+}
+
+hop_not_ok() {
+  HOP_N=$((HOP_N + 1))
+  HOP_FAILED=$((HOP_FAILED + 1))
+  echo "not ok $HOP_N - $*"
+}
+
+hop_result() {
+  if [ "$1" -eq 0 ]; then
+    hop_ok "$2"
+  else
+    hop_not_ok "$2"
+    [ -n "${3:-}" ] && hop_diag_file "$3"
+  fi
+  return 0
+}
+
+hop_done() {
+  echo "1..$HOP_N"
+  [ "$HOP_FAILED" -eq 0 ] && [ "$HOP_N" -gt 0 ] && exit 0
+  exit 1
+}
+
+hop_tmpdir() {
+  HOP_TMP=$(mktemp -d "${TMPDIR:-/tmp}/hopblas-test.XXXXXX") || {
+    echo "Bail out! cannot create a temporary directory"
+    exit 1
+  }
+  trap 'hop_cleanup' EXIT
+  trap 'exit 1' INT TERM HUP
+}
+
+hop_cleanup() {
+  if [ "${HOP_KEEP_TMP:-0}" = 1 ]; then
+    echo "# kept $HOP_TMP" >&2
+  else
+    rm -rf "$HOP_TMP"
+  fi
+}
+
+# Sets HOP_LOG to a fresh log file name (no subshell: the counter must persist).
+HOP_LOGS=0
+hop_next_log() {
+  HOP_LOGS=$((HOP_LOGS + 1))
+  HOP_LOG=$HOP_TMP/log.$HOP_LOGS
+}
+
+hop_run() {
+  _hop_desc=$1
+  shift
+  hop_next_log
+  "$@" >"$HOP_LOG" 2>&1
+  hop_result $? "$_hop_desc" "$HOP_LOG"
+}
+
+hop_tap() {
+  hop_next_log
+  _hop_log=$HOP_LOG
+  "$@" >"$_hop_log" 2>&1
+  _hop_rc=$?
+  _hop_plan=""
+  _hop_seen=0
+  _hop_bad=0
+  while IFS= read -r _hop_line; do
+    case $_hop_line in
+    "ok "* | "not ok "*)
+      _hop_rest=$(printf '%s\n' "$_hop_line" | sed 's/^\(not \)\{0,1\}ok *[0-9]* *-\{0,1\} *//')
+      _hop_seen=$((_hop_seen + 1))
+      case $_hop_line in
+      ok*) hop_ok "$_hop_rest" ;;
+      *) hop_not_ok "$_hop_rest" && _hop_bad=$((_hop_bad + 1)) ;;
+      esac
+      ;;
+    1..*) _hop_plan=${_hop_line#1..} ;;
+    "#"* | "Bail out!"*) printf '%s\n' "$_hop_line" ;;
+    *) printf '#   %s\n' "$_hop_line" ;;
+    esac
+  done <"$_hop_log"
+  if [ -z "$_hop_plan" ] || [ "$_hop_seen" -ne "${_hop_plan%% *}" ]; then
+    hop_not_ok "$(basename "$1"): ran $_hop_seen of ${_hop_plan:-an unknown number of} tests (exit $_hop_rc)"
+  elif [ "$_hop_rc" -ne 0 ] && [ "$_hop_bad" -eq 0 ]; then
+    hop_not_ok "$(basename "$1") exited with status $_hop_rc"
+  fi
+  return 0
+}
+
+hop_trace_rows() {
+  [ -f "$1" ] || {
+    echo 0
+    return 0
+  }
+  awk -F, -v sym="${2:-.}" -v eng="${3:-}" '
+    $1 == "time" || $2 !~ sym { next }
+    eng == "" || $9 == eng { n++ }
+    END { print n + 0 }' "$1"
+}
+
+hop_assert_engine() {
+  if [ ! -s "$1" ]; then
+    hop_diag "trace $1 is missing or empty: the library did not see the calls"
+    return 1
+  fi
+  awk -F, -v eng="$2" -v sym="${3:-.}" '
+    $1 == "time" || $2 !~ sym { next }
+    $9 == "core" { core++; next }
+    { seen[$9]++ }
+    $9 == eng { good++; next }
+    { bad++; if (bad <= 3) rows[bad] = $0 }
+    END {
+      if (good > 0 && bad == 0)
+        exit 0
+      printf "# expected every non-trivial call on %s; the trace has", eng
+      for (e in seen)
+        printf " %s=%d", e, seen[e]
+      printf " core=%d\n", core
+      for (i = 1; i <= bad && i <= 3; i++)
+        printf "#   %s\n", rows[i]
+      exit 1
+    }' "$1"
+}
+
+hop_clean_env() {
+  for _hop_var in $(env | sed -n 's/^\(HOPBLAS_[A-Za-z0-9_]*\)=.*/\1/p'); do
+    unset "$_hop_var"
+  done
+}
+
+hop_tmpdir

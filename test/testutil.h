@@ -1,0 +1,126 @@
+/* Shared pieces of the C test programs (contract, threads, overflow,
+ * gemm-once): a seeded RNG, an fp16 codec written independently of the
+ * library's, guarded matrix buffers, a call through any public entry point,
+ * and the double-precision reference check of doc/CONTRACT.md.
+ *
+ * Everything goes through the exported ABI only; the tests never include
+ * core/hop.h, so they see the library exactly as a user program does. */
+#ifndef HT_TESTUTIL_H
+#define HT_TESTUTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hopblas.h"
+
+/* CBLAS enumeration values (no cblas.h needed). */
+enum { HT_ROW = 101, HT_COL = 102 };
+enum { HT_N = 111, HT_T = 112, HT_C = 113 };
+
+/* The standard prototypes (cblas.h / blas.h), declared here with ints. */
+void cblas_sgemm(int order, int ta, int tb, int m, int n, int k, float alpha, const float *a,
+                 int lda, const float *b, int ldb, float beta, float *c, int ldc);
+void sgemm_(const char *ta, const char *tb, const int *m, const int *n, const int *k,
+            const float *alpha, const float *a, const int *lda, const float *b, const int *ldb,
+            const float *beta, float *c, const int *ldc);
+void sgemm(const char *ta, const char *tb, const int *m, const int *n, const int *k,
+           const float *alpha, const float *a, const int *lda, const float *b, const int *ldb,
+           const float *beta, float *c, const int *ldc);
+
+enum ht_dtype { HT_S, HT_H, HT_SH };
+enum ht_entry { HT_CBLAS, HT_FORTRAN };
+
+const char *ht_symbol(enum ht_dtype dt, enum ht_entry e); /* "cblas_sgemm", "hgemm_", ... */
+
+/* ---- random numbers (splitmix64: reproducible from one seed) ---------- */
+struct ht_rng {
+  uint64_t s;
+};
+uint64_t ht_rng_next(struct ht_rng *r);
+double ht_rng_uniform(struct ht_rng *r, double lo, double hi);
+int ht_rng_int(struct ht_rng *r, int n); /* 0 .. n-1 */
+
+/* ---- IEEE binary16 ------------------------------------------------------ */
+double ht_half_to_double(uint16_t h);
+double ht_round_half(double x);   /* nearest even half value; +-inf past 65520 */
+uint16_t ht_half_bits(double v);  /* encode a value ht_round_half returned (NaN: 0x7e00) */
+
+/* ---- a matrix operand inside a guarded buffer ---------------------------
+ * The buffer holds `guard` sentinel cells, `offset` more (an odd view start),
+ * the matrix (ld*(outer-1)+inner cells, the legal minimum, ld padding
+ * included), then `guard` cells.  Everything but the matrix keeps the fill
+ * value, so any stray write shows. */
+struct ht_mat {
+  int rows, cols, ld;
+  bool row_major;
+  size_t esize; /* 4 (float) or 2 (half) */
+  size_t cells; /* whole buffer, in elements */
+  unsigned char *buf, *saved;
+  void *p; /* what is passed to BLAS */
+};
+
+enum { HT_GUARD = 17 };
+
+/* fill: the bit pattern of every cell before the matrix values are set. */
+bool ht_mat_alloc(struct ht_mat *x, int rows, int cols, int ld, bool row_major, size_t esize,
+                  int offset, uint32_t fill);
+void ht_mat_free(struct ht_mat *x);
+size_t ht_mat_index(const struct ht_mat *x, int i, int j);
+double ht_mat_get(const struct ht_mat *x, const unsigned char *base, int i, int j);
+void ht_mat_set(struct ht_mat *x, int i, int j, double v);      /* half: v must be a half value */
+void ht_mat_set_bits(struct ht_mat *x, int i, int j, uint32_t bits);
+void ht_mat_save(struct ht_mat *x);                             /* snapshot for the checks */
+bool ht_mat_unchanged(const struct ht_mat *x, size_t *where);   /* bytewise vs the snapshot */
+
+/* Sentinels: finite, unusual, distinct from anything the tests compute. */
+#define HT_SENTINEL_F 0xc61c3f00u /* -9999.75f */
+#define HT_SENTINEL_H 0xf0e1u     /* -8968.0 in half */
+#define HT_NAN_F 0x7fc00001u
+#define HT_NAN_H 0x7e01u
+
+/* ---- one GEMM call -------------------------------------------------------- */
+struct ht_call {
+  enum ht_dtype dtype;
+  enum ht_entry entry;
+  int order, ta, tb; /* CBLAS values; Fortran entries need HT_COL */
+  int m, n, k;
+  double alpha, beta; /* exact values (halves for HT_H) */
+  bool lower_case;    /* Fortran: pass 'n'/'t'/'c' */
+  bool no_underscore; /* Fortran S: call `sgemm`, not `sgemm_` */
+  struct ht_mat a, b, c;
+};
+
+/* Allocate A, B and C for the call's shape with the given ld paddings and
+ * view offsets; A and B guards and padding hold NaN (an engine that reads
+ * them into a result is caught), C's hold the sentinel. */
+bool ht_call_alloc(struct ht_call *c, const int pad[3], const int offset[3]);
+void ht_call_free(struct ht_call *c);
+/* Fill A, B (uniform in [-1, 1], halves rounded) and C (uniform, or NaN
+ * when beta == 0); poison A and B with NaN when alpha == 0. */
+void ht_call_fill(struct ht_call *c, struct ht_rng *r);
+void ht_call_run(struct ht_call *c); /* snapshot A, B, C, then invoke */
+void ht_call_invoke(const struct ht_call *c); /* just the call: no shared writes */
+
+/* One element of C against its double reference: NaN must stay NaN, Inf
+ * the same Inf; else within bound (sgemm, shgemm) or, for half C, between
+ * the halves of ref - bound and ref + bound (one rounding of a float result). */
+bool ht_element_ok(enum ht_dtype dt, double got, double ref, double bound);
+
+/* Compare C with the double reference and every other cell with the
+ * snapshot; tol is the c of c*k*eps.  On failure write a one-line reason
+ * (indices, got, expected, bound) into why and return false. */
+bool ht_call_check(const struct ht_call *c, double tol, char *why, size_t why_len);
+/* The same, counting every bad element (gemm-once reports the pattern). */
+struct ht_bad {
+  int count;                   /* elements out of tolerance */
+  int max_row;                 /* largest row index among them */
+  double delta_min, delta_max; /* got - expected over them */
+  bool outside;                /* a cell outside the block was written */
+  bool inputs_written;         /* A or B changed */
+};
+bool ht_call_bad(const struct ht_call *c, double tol, struct ht_bad *st, char *why, size_t why_len);
+/* "cblas_sgemm row N/T m=3 n=2 k=1 alpha=.. beta=.. ld=.. off=.." */
+void ht_call_describe(const struct ht_call *c, char *out, size_t len);
+
+#endif
