@@ -146,9 +146,9 @@ static inline void load_tile_h(__local float *dst, int pitch, bool u_is_k,
     if (gv < V && gu <= U - VWL) {
       LOADHL(x + off + (ulong)gv * (ulong)ld + (ulong)gu, e);
     } else {
+      const __global half *col = x + off + (ulong)gv * (ulong)ld;
       for (int i = 0; i < VWL; i++)
-        e[i] = gv < V && gu + i < U ? vload_half(0, x + off + (ulong)gv * (ulong)ld + (ulong)(gu + i))
-                                    : 0.0f;
+        e[i] = gv < V && gu + i < U ? vload_half(0, col + (ulong)(gu + i)) : 0.0f;
     }
     for (int i = 0; i < VWL; i++)
       dst[u_is_k ? (u + i) * pitch + v : v * pitch + u + i] = e[i];
@@ -247,24 +247,15 @@ static inline void store_c_h(floatM acc[MVEC][NWI], int m, int n, int m0, int n0
   }
 }
 
-/* ---- entry points -----------------------------------------------------------
- * The three differ only in the storage of A/B (float or half) and of C. */
+/* ---- the k loop: alpha-free products of op(A) and op(B) ----------------
+ * alm and blm are the kernel's local tiles (local memory can only be
+ * declared in a kernel); float and half operands differ only in the load. */
 
-#ifdef RELAX_WORKGROUP_SIZE
-#define GROUP_SIZE
-#else
-#define GROUP_SIZE __attribute__((reqd_work_group_size(MDIMC, NDIMC, 1)))
-#endif
-
-__kernel GROUP_SIZE void sgemm_generic_tiled(
-  int m, int n, int k, float alpha, const __global float *a, ulong a_off, int lda, int ta,
-  const __global float *b, ulong b_off, int ldb, int tb, float beta, const __global float *cin,
-  ulong cin_off, int ldcin, __global float *cout, ulong cout_off, int ldcout)
+static inline void accumulate_s(__local float *alm, __local float *blm, floatM acc[MVEC][NWI],
+                                int m, int n, int k, int m0, int n0, const __global float *a,
+                                ulong a_off, int lda, int ta, const __global float *b, ulong b_off,
+                                int ldb, int tb)
 {
-  __local float alm[KWG * PITCHA];
-  __local float blm[KWG * PITCHB];
-  const int m0 = (int)get_group_id(0) * MWG, n0 = (int)get_group_id(1) * NWG;
-  floatM acc[MVEC][NWI];
   for (int r = 0; r < MVEC; r++)
     for (int j = 0; j < NWI; j++)
       acc[r][j] = (floatM)(0.0f);
@@ -283,6 +274,51 @@ __kernel GROUP_SIZE void sgemm_generic_tiled(
     multiply_tiles(alm, blm, acc);
     barrier(CLK_LOCAL_MEM_FENCE);
   }
+}
+
+static inline void accumulate_h(__local float *alm, __local float *blm, floatM acc[MVEC][NWI],
+                                int m, int n, int k, int m0, int n0, const __global half *a,
+                                ulong a_off, int lda, int ta, const __global half *b, ulong b_off,
+                                int ldb, int tb)
+{
+  for (int r = 0; r < MVEC; r++)
+    for (int j = 0; j < NWI; j++)
+      acc[r][j] = (floatM)(0.0f);
+  const int tiles = (k - 1) / KWG + 1;
+  for (int t = 0; t < tiles; t++) {
+    const int k0 = t * KWG;
+    if (ta)
+      load_tile_h(alm, PITCHA, true, a, a_off, lda, k, m, k0, m0, KWG, MWG);
+    else
+      load_tile_h(alm, PITCHA, false, a, a_off, lda, m, k, m0, k0, MWG, KWG);
+    if (tb)
+      load_tile_h(blm, PITCHB, false, b, b_off, ldb, n, k, n0, k0, NWG, KWG);
+    else
+      load_tile_h(blm, PITCHB, true, b, b_off, ldb, k, n, k0, n0, KWG, NWG);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    multiply_tiles(alm, blm, acc);
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+}
+
+/* ---- entry points: storage of A/B (float, half) x storage of C ------------ */
+
+#ifdef RELAX_WORKGROUP_SIZE
+#define GROUP_SIZE
+#else
+#define GROUP_SIZE __attribute__((reqd_work_group_size(MDIMC, NDIMC, 1)))
+#endif
+
+__kernel GROUP_SIZE void sgemm_generic_tiled(
+  int m, int n, int k, float alpha, const __global float *a, ulong a_off, int lda, int ta,
+  const __global float *b, ulong b_off, int ldb, int tb, float beta, const __global float *cin,
+  ulong cin_off, int ldcin, __global float *cout, ulong cout_off, int ldcout)
+{
+  __local float alm[KWG * PITCHA];
+  __local float blm[KWG * PITCHB];
+  const int m0 = (int)get_group_id(0) * MWG, n0 = (int)get_group_id(1) * NWG;
+  floatM acc[MVEC][NWI];
+  accumulate_s(alm, blm, acc, m, n, k, m0, n0, a, a_off, lda, ta, b, b_off, ldb, tb);
   store_c_s(acc, m, n, m0, n0, alpha, beta, cin, cin_off, ldcin, cout, cout_off, ldcout);
 }
 
@@ -295,24 +331,7 @@ __kernel GROUP_SIZE void hgemm_generic_tiled(
   __local float blm[KWG * PITCHB];
   const int m0 = (int)get_group_id(0) * MWG, n0 = (int)get_group_id(1) * NWG;
   floatM acc[MVEC][NWI];
-  for (int r = 0; r < MVEC; r++)
-    for (int j = 0; j < NWI; j++)
-      acc[r][j] = (floatM)(0.0f);
-  const int tiles = (k - 1) / KWG + 1;
-  for (int t = 0; t < tiles; t++) {
-    const int k0 = t * KWG;
-    if (ta)
-      load_tile_h(alm, PITCHA, true, a, a_off, lda, k, m, k0, m0, KWG, MWG);
-    else
-      load_tile_h(alm, PITCHA, false, a, a_off, lda, m, k, m0, k0, MWG, KWG);
-    if (tb)
-      load_tile_h(blm, PITCHB, false, b, b_off, ldb, n, k, n0, k0, NWG, KWG);
-    else
-      load_tile_h(blm, PITCHB, true, b, b_off, ldb, k, n, k0, n0, KWG, NWG);
-    barrier(CLK_LOCAL_MEM_FENCE);
-    multiply_tiles(alm, blm, acc);
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
+  accumulate_h(alm, blm, acc, m, n, k, m0, n0, a, a_off, lda, ta, b, b_off, ldb, tb);
   store_c_h(acc, m, n, m0, n0, alpha, beta, cin, cin_off, ldcin, cout, cout_off, ldcout);
 }
 
@@ -325,23 +344,6 @@ __kernel GROUP_SIZE void shgemm_generic_tiled(
   __local float blm[KWG * PITCHB];
   const int m0 = (int)get_group_id(0) * MWG, n0 = (int)get_group_id(1) * NWG;
   floatM acc[MVEC][NWI];
-  for (int r = 0; r < MVEC; r++)
-    for (int j = 0; j < NWI; j++)
-      acc[r][j] = (floatM)(0.0f);
-  const int tiles = (k - 1) / KWG + 1;
-  for (int t = 0; t < tiles; t++) {
-    const int k0 = t * KWG;
-    if (ta)
-      load_tile_h(alm, PITCHA, true, a, a_off, lda, k, m, k0, m0, KWG, MWG);
-    else
-      load_tile_h(alm, PITCHA, false, a, a_off, lda, m, k, m0, k0, MWG, KWG);
-    if (tb)
-      load_tile_h(blm, PITCHB, false, b, b_off, ldb, n, k, n0, k0, NWG, KWG);
-    else
-      load_tile_h(blm, PITCHB, true, b, b_off, ldb, k, n, k0, n0, KWG, NWG);
-    barrier(CLK_LOCAL_MEM_FENCE);
-    multiply_tiles(alm, blm, acc);
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
+  accumulate_h(alm, blm, acc, m, n, k, m0, n0, a, a_off, lda, ta, b, b_off, ldb, tb);
   store_c_s(acc, m, n, m0, n0, alpha, beta, cin, cin_off, ldcin, cout, cout_off, ldcout);
 }

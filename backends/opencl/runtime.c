@@ -9,29 +9,19 @@
 
 #include "ocl.h"
 
-/* A string property, truncated to fit dst (the driver refuses short buffers). */
-static void device_string(cl_device_id d, cl_device_info what, char *dst, size_t len)
+/* A string property of a device (or, with d == NULL, of platform p),
+ * truncated to fit dst: the driver refuses a buffer shorter than the value. */
+static void info_string(cl_device_id d, cl_platform_id p, cl_uint what, char *dst, size_t len)
 {
   size_t need = 0;
   char *tmp = NULL;
   dst[0] = '\0';
-  if (clGetDeviceInfo(d, what, 0, NULL, &need) != CL_SUCCESS || need == 0 ||
-      (tmp = malloc(need)) == NULL)
+  cl_int err =
+    d ? clGetDeviceInfo(d, what, 0, NULL, &need) : clGetPlatformInfo(p, what, 0, NULL, &need);
+  if (err != CL_SUCCESS || need == 0 || (tmp = malloc(need)) == NULL)
     return;
-  if (clGetDeviceInfo(d, what, need, tmp, NULL) == CL_SUCCESS)
-    snprintf(dst, len, "%.*s", (int)need, tmp);
-  free(tmp);
-}
-
-static void platform_name(cl_platform_id p, char *dst, size_t len)
-{
-  size_t need = 0;
-  char *tmp = NULL;
-  dst[0] = '\0';
-  if (clGetPlatformInfo(p, CL_PLATFORM_NAME, 0, NULL, &need) != CL_SUCCESS || need == 0 ||
-      (tmp = malloc(need)) == NULL)
-    return;
-  if (clGetPlatformInfo(p, CL_PLATFORM_NAME, need, tmp, NULL) == CL_SUCCESS)
+  err = d ? clGetDeviceInfo(d, what, need, tmp, NULL) : clGetPlatformInfo(p, what, need, tmp, NULL);
+  if (err == CL_SUCCESS)
     snprintf(dst, len, "%.*s", (int)need, tmp);
   free(tmp);
 }
@@ -40,10 +30,10 @@ static void device_query(struct hop_ocl_device *d)
 {
   cl_bool avail = CL_FALSE, compiler = CL_FALSE, unified = CL_FALSE;
   cl_uint align_bits = 0;
-  device_string(d->id, CL_DEVICE_NAME, d->name, sizeof d->name);
-  device_string(d->id, CL_DEVICE_VENDOR, d->vendor, sizeof d->vendor);
-  device_string(d->id, CL_DRIVER_VERSION, d->driver, sizeof d->driver);
-  device_string(d->id, CL_DEVICE_VERSION, d->version, sizeof d->version);
+  info_string(d->id, NULL, CL_DEVICE_NAME, d->name, sizeof d->name);
+  info_string(d->id, NULL, CL_DEVICE_VENDOR, d->vendor, sizeof d->vendor);
+  info_string(d->id, NULL, CL_DRIVER_VERSION, d->driver, sizeof d->driver);
+  info_string(d->id, NULL, CL_DEVICE_VERSION, d->version, sizeof d->version);
   clGetDeviceInfo(d->id, CL_DEVICE_TYPE, sizeof d->type, &d->type, NULL);
   clGetDeviceInfo(d->id, CL_DEVICE_AVAILABLE, sizeof avail, &avail, NULL);
   clGetDeviceInfo(d->id, CL_DEVICE_COMPILER_AVAILABLE, sizeof compiler, &compiler, NULL);
@@ -95,7 +85,7 @@ static enum hop_status discover(struct hop_ocl_state *st, char *why, size_t len)
       memset(d, 0, sizeof *d);
       d->platform = plats[p];
       d->id = ids[i];
-      platform_name(plats[p], d->platform_name, sizeof d->platform_name);
+      info_string(NULL, plats[p], CL_PLATFORM_NAME, d->platform_name, sizeof d->platform_name);
       device_query(d);
     }
     free(ids);
