@@ -164,11 +164,15 @@ void hop_config_file_load(struct hop_config_file *f, const char *path, int verbo
   static const size_t max_size = 64 * 1024;
   char *text = malloc(max_size + 1);
   size_t len = text ? fread(text, 1, max_size + 1, fp) : 0;
+  /* fopen() succeeds on a directory; the read is what fails (EISDIR). */
+  int read_errno = text != NULL && ferror(fp) ? errno : 0;
   fclose(fp);
-  if (text == NULL || len > max_size) {
+  if (text == NULL || len > max_size || read_errno != 0) {
     if (verbose >= 1)
       fprintf(stderr, "hopblas: config file %s: %s; ignored\n", path,
-              text ? "larger than 64 KiB" : "out of memory");
+              text == NULL ? "out of memory"
+              : read_errno ? strerror(read_errno)
+                           : "larger than 64 KiB");
     free(text);
     return;
   }
