@@ -127,8 +127,9 @@ static bool check_one(enum ht_dtype dt, enum ht_entry e, bool row, enum bad b, i
   return true;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+  const char *label = argc > 1 ? argv[1] : ""; /* prefix of every description */
   static const struct {
     enum ht_dtype dt;
     enum ht_entry e;
@@ -159,8 +160,8 @@ int main(void)
         }
       }
     }
-    printf("%s %d - %s%s: every bad argument reported with its INFO, C untouched (%d cases)\n",
-           bad ? "not ok" : "ok", g + 1, symbol(groups[g].dt, groups[g].e),
+    printf("%s %d - %s%s%s: every bad argument reported with its INFO, C untouched (%d cases)\n",
+           bad ? "not ok" : "ok", g + 1, label, symbol(groups[g].dt, groups[g].e),
            groups[g].e == HT_FORTRAN ? "" : groups[g].row ? " row-major" : " col-major", cases);
     failed += bad != 0;
   }
