@@ -1,0 +1,38 @@
+#!/bin/sh
+# Build hopblas with a sanitizer in its own folder and run the tests whose
+# programs link the library directly (a preload into an uninstrumented
+# program would need the sanitizer's runtime preloaded first).
+# Usage: sanitize.sh asan|tsan [TEST...]    (results: the .trs files of that build)
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+kind=${1:?usage: sanitize.sh asan|tsan [TEST...]}
+shift
+case $kind in
+  asan) flags="-fsanitize=address,undefined -fno-sanitize-recover=undefined" ;;
+  tsan) flags="-fsanitize=thread" ;;
+  *) echo "sanitize.sh: unknown sanitizer '$kind'" >&2; exit 2 ;;
+esac
+tests=${*:-"test/contract-cpu.test test/threads.test test/overflow.test test/verify.test test/config.test"}
+# Engines' tests join when their engine is built (PoCL: the OpenCL contract, in both memory modes).
+for t in test/opencl/contract-opencl.test test/reliability/stress.test test/videocore/unit.test; do
+  case " $tests " in *" $t "*) ;; *) [ -f "$top/$t" ] && [ $# -eq 0 ] && tests="$tests $t" ;; esac
+done
+build=$top/_build/$kind
+mkdir -p "$build"
+cd "$build" || exit 1
+if [ ! -f Makefile ]; then
+  # shellcheck disable=SC2086
+  "$top/configure" -q ${HOPBLAS_CONFIGURE_FLAGS:-} CFLAGS="-O1 -g -fno-omit-frame-pointer $flags" LDFLAGS="$flags" \
+    >configure.log 2>&1 || { echo "sanitize.sh: configure failed (see $build/configure.log)"; exit 1; }
+fi
+# Leaks inside the OpenCL implementation (PoCL, LLVM) are not ours.
+supp=$build/lsan.supp
+printf 'leak:libpocl\nleak:libOpenCL\nleak:libLLVM\nleak:libclang\nleak:libhwloc\nleak:libopenblas\n' >"$supp"
+ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:exitcode=23" \
+LSAN_OPTIONS="suppressions=$supp:print_suppressions=0" \
+UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
+TSAN_OPTIONS="halt_on_error=1:exitcode=66:report_signal_unsafe=0" \
+  make -j2 check TESTS="$tests" >check.log 2>&1
+rc=$?
+grep -h '^\(PASS\|FAIL\|ERROR\|XPASS\):' check.log | sed "s/^/[$kind] /"
+exit $rc
