@@ -1,0 +1,363 @@
+/* Half-precision GEMM on NVIDIA tensor cores from OpenCL: inline PTX
+ * `mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32` (fp32 accumulation)
+ * fed by `ldmatrix` from local memory.  NVIDIA's OpenCL has no
+ * cl_khr_fp16, so halves are only moved as ushort bits here; the tensor
+ * cores do all the arithmetic.  Builds only where the compiler takes PTX
+ * (NVIDIA, sm_80 or later); kernels/nv_probe.cl says whether it does.
+ *
+ * Column-major C = alpha * op(A) * op(B) + beta * C for any m, n, k,
+ * leading dimension and element offset, with the generic family's
+ * signature (kernels/gemm_generic.cl); C is read from `cin` and written to
+ * `cout`, and beta == 0 never reads cin.  hgemm_nv_mma stores C as half
+ * (rounded once, to nearest even), shgemm_nv_mma as float.
+ *
+ * Launch: local size (WARPM * WARPN * 32, 1), global size
+ * (ceil(m / MWG) * WARPM * WARPN * 32, ceil(n / NWG)).
+ *
+ * A work-group computes an MWG x NWG tile of C in steps of KWG along k;
+ * its warps form a WARPM x WARPN grid, each owning a (MWG/WARPM) x
+ * (NWG/WARPN) block as 16 x 8 mma tiles.  The A and B tiles are copied
+ * into local memory as stored (whichever index is contiguous in global
+ * memory stays contiguous), rows padded by 16 bytes so that the eight rows
+ * one ldmatrix phase reads fall in distinct banks; `.trans` turns a tile
+ * whose contiguous index is m or n into the fragment the mma expects.
+ * Two tile pairs alternate: the next pair travels through registers while
+ * the current one is multiplied, with one barrier per step. */
+
+#ifndef MWG
+#define MWG 128 /* rows of C per work-group */
+#endif
+#ifndef NWG
+#define NWG 128 /* columns of C per work-group */
+#endif
+#ifndef KWG
+#define KWG 32 /* k per local-memory tile (a multiple of 16) */
+#endif
+#ifndef WARPM
+#define WARPM 2 /* warps along m */
+#endif
+#ifndef WARPN
+#define WARPN 4 /* warps along n */
+#endif
+#ifndef GROUPM
+#define GROUPM 8 /* work-groups along m that run side by side (L2 reuse of B) */
+#endif
+#ifndef NV_LDSM
+#define NV_LDSM 1 /* 1: fragments by ldmatrix; 0: by plain local loads */
+#endif
+
+#define NT (WARPM * WARPN * 32)
+#define WTM (MWG / WARPM) /* a warp's rows */
+#define WTN (NWG / WARPN) /* a warp's columns */
+#define SKEW 8            /* halves of padding per local row */
+#define TILE_A (KWG * (MWG + SKEW) > MWG * (KWG + SKEW) ? KWG * (MWG + SKEW) : MWG * (KWG + SKEW))
+#define TILE_B (KWG * (NWG + SKEW) > NWG * (KWG + SKEW) ? KWG * (NWG + SKEW) : NWG * (KWG + SKEW))
+#define LOADS_A (MWG * KWG / 8 / NT) /* 16-byte loads per work-item per tile */
+#define LOADS_B (NWG * KWG / 8 / NT)
+
+#if WTM % 16 != 0 || WTN % 16 != 0 || KWG % 16 != 0 || MWG % 8 != 0 || NWG % 8 != 0
+#error "a warp's block must be whole 16 x 16 pieces and KWG a multiple of 16"
+#endif
+#if LOADS_A * 8 * NT != MWG * KWG || LOADS_B * 8 * NT != NWG * KWG
+#error "the tiles must split into whole 16-byte loads per work-item"
+#endif
+
+#ifndef NV_MMA_EMULATED
+#define NV_SCRATCH_DECL
+#define NV_SCRATCH_PARAM
+#define NV_SCRATCH
+
+/* A __local pointer converted to an integer is its .shared address. */
+static inline uint4 nv_ldsm_x4(const __local ushort *t, int off)
+{
+  uint4 r;
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
+               : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w)
+               : "r"((uint)(size_t)(t + off)));
+  return r;
+}
+
+static inline uint4 nv_ldsm_x4_trans(const __local ushort *t, int off)
+{
+  uint4 r;
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];"
+               : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w)
+               : "r"((uint)(size_t)(t + off)));
+  return r;
+}
+
+static inline void nv_mma_f16(float4 *d, uint4 a, uint2 b)
+{
+  float4 r;
+  asm("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, "
+      "{%8, %9}, {%10, %11, %12, %13};"
+      : "=f"(r.x), "=f"(r.y), "=f"(r.z), "=f"(r.w)
+      : "r"(a.x), "r"(a.y), "r"(a.z), "r"(a.w), "r"(b.x), "r"(b.y), "f"(d->x), "f"(d->y),
+        "f"(d->z), "f"(d->w));
+  *d = r;
+}
+#endif
+
+static inline int2 nv_tile_of_group(int m, int n)
+{
+  const int gm = (m + MWG - 1) / MWG, gn = (n + NWG - 1) / NWG;
+  const int pid = (int)(get_group_id(1) * get_num_groups(0) + get_group_id(0));
+  const int band = GROUPM * gn;
+  const int first = pid / band * GROUPM;
+  const int rows = min(gm - first, GROUPM);
+  return (int2)(first + pid % band % rows, pid % band / rows);
+}
+
+/* Fetch the TU x TV block at (u0, v0) of a stored column-major matrix x
+ * (u contiguous, extent U x V) into registers, 8 halves along u per load;
+ * outside the matrix reads as zero. */
+static inline void nv_fetch(ushort8 *r, const __global ushort *x, ulong off, int ld, int U, int V,
+                            int u0, int v0, int TU, int TV, bool aligned)
+{
+  const int tid = (int)get_local_id(0);
+  const bool inside = aligned && u0 + TU <= U && v0 + TV <= V;
+#pragma unroll
+  for (int i = 0; i < TU * TV / 8 / NT; i++) {
+    const int s = tid + i * NT, u = s % (TU / 8) * 8, v = s / (TU / 8);
+    const int gu = u0 + u, gv = v0 + v;
+    const __global ushort *p = x + off + (ulong)gv * (ulong)ld + (ulong)gu;
+    if (inside) {
+      r[i] = *(const __global ushort8 *)p;
+    } else {
+      ushort e[8];
+      for (int q = 0; q < 8; q++)
+        e[q] = gv < V && gu + q < U ? p[q] : (ushort)0;
+      r[i] = vload8(0, e);
+    }
+  }
+}
+
+/* Store what nv_fetch got, as stored: t[v * (TU + SKEW) + u]. */
+static inline void nv_stash(const ushort8 *r, __local ushort *t, int TU, int TV)
+{
+  const int tid = (int)get_local_id(0);
+#pragma unroll
+  for (int i = 0; i < TU * TV / 8 / NT; i++) {
+    const int s = tid + i * NT, u = s % (TU / 8) * 8, v = s / (TU / 8);
+    *(__local ushort8 *)(t + v * (TU + SKEW) + u) = r[i];
+  }
+}
+
+static inline void nv_fetch_ab(ushort8 *ra, ushort8 *rb, const __global ushort *a, ulong a_off,
+                               int lda, int ta, const __global ushort *b, ulong b_off, int ldb,
+                               int tb, int m, int n, int k, int m0, int n0, int k0)
+{
+  const bool a_vec = ((a_off | (ulong)lda) & 7) == 0, b_vec = ((b_off | (ulong)ldb) & 7) == 0;
+  if (ta)
+    nv_fetch(ra, a, a_off, lda, k, m, k0, m0, KWG, MWG, a_vec);
+  else
+    nv_fetch(ra, a, a_off, lda, m, k, m0, k0, MWG, KWG, a_vec);
+  if (tb)
+    nv_fetch(rb, b, b_off, ldb, n, k, n0, k0, NWG, KWG, b_vec);
+  else
+    nv_fetch(rb, b, b_off, ldb, k, n, k0, n0, KWG, NWG, b_vec);
+}
+
+static inline void nv_stash_ab(const ushort8 *ra, const ushort8 *rb, __local ushort *at,
+                               __local ushort *bt, int ta, int tb)
+{
+  if (ta)
+    nv_stash(ra, at, KWG, MWG);
+  else
+    nv_stash(ra, at, MWG, KWG);
+  if (tb)
+    nv_stash(rb, bt, NWG, KWG);
+  else
+    nv_stash(rb, bt, KWG, NWG);
+}
+
+#if !NV_LDSM
+static inline uint nv_pair(const __local ushort *t, int at, int stride)
+{
+  return (uint)t[at] | (uint)t[at + stride] << 16;
+}
+#endif
+
+/* The A fragment of the 16 x 16 block at (mi, ki) of the local A tile:
+ * stored [k][m] (pitch MWG + SKEW) when ta == 0, [m][k] when ta == 1. */
+static inline uint4 nv_frag_a(const __local ushort *t, const int ta, int mi,
+                              int ki NV_SCRATCH_PARAM)
+{
+  const int lane = (int)get_local_id(0) % 32;
+#if NV_LDSM
+  const int q = lane / 8, r = lane % 8;
+  if (ta)
+    return nv_ldsm_x4(t, (mi + (q & 1) * 8 + r) * (KWG + SKEW) + ki + (q >> 1) * 8 NV_SCRATCH);
+  return nv_ldsm_x4_trans(t, (ki + (q >> 1) * 8 + r) * (MWG + SKEW) + mi + (q & 1) * 8 NV_SCRATCH);
+#else
+  const int g = lane / 4, c = lane % 4 * 2;
+  if (ta) {
+    const int p = KWG + SKEW;
+    return (uint4)(nv_pair(t, (mi + g) * p + ki + c, 1), nv_pair(t, (mi + g + 8) * p + ki + c, 1),
+                   nv_pair(t, (mi + g) * p + ki + c + 8, 1),
+                   nv_pair(t, (mi + g + 8) * p + ki + c + 8, 1));
+  }
+  const int p = MWG + SKEW;
+  return (uint4)(nv_pair(t, (ki + c) * p + mi + g, p), nv_pair(t, (ki + c) * p + mi + g + 8, p),
+                 nv_pair(t, (ki + c + 8) * p + mi + g, p),
+                 nv_pair(t, (ki + c + 8) * p + mi + g + 8, p));
+#endif
+}
+
+/* B fragments of the 16 (k) x 16 (n) block at (ki, ni): .xy for columns
+ * ni..ni+7, .zw for ni+8..ni+15.  Stored [n][k] when tb == 0, [k][n] when
+ * tb == 1. */
+static inline uint4 nv_frag_b(const __local ushort *t, const int tb, int ni,
+                              int ki NV_SCRATCH_PARAM)
+{
+  const int lane = (int)get_local_id(0) % 32;
+#if NV_LDSM
+  const int q = lane / 8, r = lane % 8;
+  if (tb)
+    return nv_ldsm_x4_trans(t, (ki + (q & 1) * 8 + r) * (NWG + SKEW) + ni + (q >> 1) * 8 NV_SCRATCH);
+  return nv_ldsm_x4(t, (ni + (q >> 1) * 8 + r) * (KWG + SKEW) + ki + (q & 1) * 8 NV_SCRATCH);
+#else
+  const int g = lane / 4, c = lane % 4 * 2;
+  if (tb) {
+    const int p = NWG + SKEW;
+    return (uint4)(nv_pair(t, (ki + c) * p + ni + g, p), nv_pair(t, (ki + c + 8) * p + ni + g, p),
+                   nv_pair(t, (ki + c) * p + ni + 8 + g, p),
+                   nv_pair(t, (ki + c + 8) * p + ni + 8 + g, p));
+  }
+  const int p = KWG + SKEW;
+  return (uint4)(nv_pair(t, (ni + g) * p + ki + c, 1), nv_pair(t, (ni + g) * p + ki + c + 8, 1),
+                 nv_pair(t, (ni + 8 + g) * p + ki + c, 1),
+                 nv_pair(t, (ni + 8 + g) * p + ki + c + 8, 1));
+#endif
+}
+
+/* acc += the product of one pair of local tiles, for this warp's block. */
+static inline void nv_multiply(const __local ushort *at, const __local ushort *bt, const int ta,
+                               const int tb, int wm0, int wn0,
+                               float4 acc[WTM / 16][WTN / 8] NV_SCRATCH_PARAM)
+{
+#pragma unroll
+  for (int kk = 0; kk < KWG; kk += 16) {
+    uint4 af[WTM / 16], bf[WTN / 16];
+#pragma unroll
+    for (int i = 0; i < WTM / 16; i++)
+      af[i] = nv_frag_a(at, ta, wm0 + i * 16, kk NV_SCRATCH);
+#pragma unroll
+    for (int j = 0; j < WTN / 16; j++)
+      bf[j] = nv_frag_b(bt, tb, wn0 + j * 16, kk NV_SCRATCH);
+#pragma unroll
+    for (int i = 0; i < WTM / 16; i++)
+#pragma unroll
+      for (int j = 0; j < WTN / 16; j++) {
+        nv_mma_f16(&acc[i][2 * j], af[i], bf[j].xy NV_SCRATCH);
+        nv_mma_f16(&acc[i][2 * j + 1], af[i], bf[j].zw NV_SCRATCH);
+      }
+  }
+}
+
+/* The main loop shared by both entry points: acc = op(A) op(B) for the
+ * work-group's tile at (m0, n0) and this warp's block at (wm0, wn0). */
+static inline void nv_hgemm_core(int m, int n, int k, const __global ushort *a, ulong a_off,
+                                 int lda, int ta, const __global ushort *b, ulong b_off, int ldb,
+                                 int tb, int m0, int n0, int wm0, int wn0, __local ushort *lds,
+                                 float4 acc[WTM / 16][WTN / 8] NV_SCRATCH_PARAM)
+{
+#pragma unroll
+  for (int i = 0; i < WTM / 16; i++)
+#pragma unroll
+    for (int j = 0; j < WTN / 8; j++)
+      acc[i][j] = (float4)(0.0f);
+  ushort8 ra[LOADS_A], rb[LOADS_B];
+  nv_fetch_ab(ra, rb, a, a_off, lda, ta, b, b_off, ldb, tb, m, n, k, m0, n0, 0);
+  nv_stash_ab(ra, rb, lds, lds + TILE_A, ta, tb);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const int tiles = (k + KWG - 1) / KWG;
+  for (int t = 0; t < tiles; t++) {
+    __local ushort *cur = lds + (t & 1) * (TILE_A + TILE_B);
+    __local ushort *next = lds + (~t & 1) * (TILE_A + TILE_B);
+    const bool more = t + 1 < tiles;
+    if (more) /* the next tiles travel while this pair is multiplied */
+      nv_fetch_ab(ra, rb, a, a_off, lda, ta, b, b_off, ldb, tb, m, n, k, m0, n0, (t + 1) * KWG);
+    /* one specialised copy of the inner loop per transpose pair */
+    if (ta && tb)
+      nv_multiply(cur, cur + TILE_A, 1, 1, wm0, wn0, acc NV_SCRATCH);
+    else if (ta)
+      nv_multiply(cur, cur + TILE_A, 1, 0, wm0, wn0, acc NV_SCRATCH);
+    else if (tb)
+      nv_multiply(cur, cur + TILE_A, 0, 1, wm0, wn0, acc NV_SCRATCH);
+    else
+      nv_multiply(cur, cur + TILE_A, 0, 0, wm0, wn0, acc NV_SCRATCH);
+    if (more)
+      nv_stash_ab(ra, rb, next, next + TILE_A, ta, tb);
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+}
+
+#define NV_KERNEL __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void
+
+NV_KERNEL hgemm_nv_mma(int m, int n, int k, float alpha, const __global half *a, ulong a_off,
+                       int lda, int ta, const __global half *b, ulong b_off, int ldb, int tb,
+                       float beta, const __global half *cin, ulong cin_off, int ldcin,
+                       __global half *cout, ulong cout_off, int ldcout)
+{
+  __local ushort8 lds[2 * (TILE_A + TILE_B) / 8];
+  NV_SCRATCH_DECL
+  const int2 tile = nv_tile_of_group(m, n);
+  const int warp = (int)get_local_id(0) / 32, lane = (int)get_local_id(0) % 32;
+  const int wm0 = warp % WARPM * WTM, wn0 = warp / WARPM * WTN;
+  float4 acc[WTM / 16][WTN / 8];
+  nv_hgemm_core(m, n, k, (const __global ushort *)a, a_off, lda, ta, (const __global ushort *)b,
+                b_off, ldb, tb, tile.x * MWG, tile.y * NWG, wm0, wn0, (__local ushort *)lds,
+                acc NV_SCRATCH);
+#pragma unroll
+  for (int i = 0; i < WTM / 16; i++)
+#pragma unroll
+    for (int j = 0; j < WTN / 8; j++) {
+      const float e[4] = {acc[i][j].x, acc[i][j].y, acc[i][j].z, acc[i][j].w};
+#pragma unroll
+      for (int q = 0; q < 4; q++) {
+        const int row = tile.x * MWG + wm0 + i * 16 + lane / 4 + (q >> 1) * 8;
+        const int col = tile.y * NWG + wn0 + j * 8 + lane % 4 * 2 + (q & 1);
+        if (row < m && col < n) {
+          const ulong at = (ulong)col * (ulong)ldcout + (ulong)row;
+          float v = alpha * e[q];
+          if (beta != 0.0f)
+            v = fma(beta, vload_half(0, cin + cin_off + (ulong)col * (ulong)ldcin + (ulong)row), v);
+          vstore_half_rte(v, 0, cout + cout_off + at);
+        }
+      }
+    }
+}
+
+NV_KERNEL shgemm_nv_mma(int m, int n, int k, float alpha, const __global half *a, ulong a_off,
+                        int lda, int ta, const __global half *b, ulong b_off, int ldb, int tb,
+                        float beta, const __global float *cin, ulong cin_off, int ldcin,
+                        __global float *cout, ulong cout_off, int ldcout)
+{
+  __local ushort8 lds[2 * (TILE_A + TILE_B) / 8];
+  NV_SCRATCH_DECL
+  const int2 tile = nv_tile_of_group(m, n);
+  const int warp = (int)get_local_id(0) / 32, lane = (int)get_local_id(0) % 32;
+  const int wm0 = warp % WARPM * WTM, wn0 = warp / WARPM * WTN;
+  float4 acc[WTM / 16][WTN / 8];
+  nv_hgemm_core(m, n, k, (const __global ushort *)a, a_off, lda, ta, (const __global ushort *)b,
+                b_off, ldb, tb, tile.x * MWG, tile.y * NWG, wm0, wn0, (__local ushort *)lds,
+                acc NV_SCRATCH);
+#pragma unroll
+  for (int i = 0; i < WTM / 16; i++)
+#pragma unroll
+    for (int j = 0; j < WTN / 8; j++) {
+      const float e[4] = {acc[i][j].x, acc[i][j].y, acc[i][j].z, acc[i][j].w};
+#pragma unroll
+      for (int q = 0; q < 4; q++) {
+        const int row = tile.x * MWG + wm0 + i * 16 + lane / 4 + (q >> 1) * 8;
+        const int col = tile.y * NWG + wn0 + j * 8 + lane % 4 * 2 + (q & 1);
+        if (row < m && col < n) {
+          float v = alpha * e[q];
+          if (beta != 0.0f)
+            v = fma(beta, cin[cin_off + (ulong)col * (ulong)ldcin + (ulong)row], v);
+          cout[cout_off + (ulong)col * (ulong)ldcout + (ulong)row] = v;
+        }
+      }
+    }
+}
