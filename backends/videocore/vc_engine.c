@@ -1,0 +1,196 @@
+/* The two VideoCore IV engines, one host side:
+ *   "videocore":     the mailbox launcher on a Raspberry Pi 0-3;
+ *   "videocore-emu": the same program, layout and uniform bytes on the
+ *                    emulator, only when asked for by name (it is slow).
+ * A call either completes on the QPUs and C is written once at the end, or
+ * C is untouched and the router finishes it on the CPU. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "mailbox.h"
+#include "vc.h"
+
+struct vc_state {
+  struct hop_vc_program prog[2]; /* [1]: beta == 0, C is not read */
+  unsigned threads;
+  size_t max_bytes;
+  double max_flops;  /* the emulator's work cap */
+  bool real;
+  struct hop_vc_mbox mbox;
+};
+
+enum hop_status hop_vc_gemm_run(struct hop_vc_launcher *l, const struct hop_gemm *g,
+                                const struct hop_vc_program *prog, unsigned max_threads,
+                                size_t max_bytes, char *why, size_t why_len)
+{
+  struct hop_vc_plan plan;
+  enum hop_status st = hop_vc_plan_make(g, prog, max_threads, &plan, why, why_len);
+  if (st != HOP_OK)
+    return st;
+  if (plan.total > max_bytes) {
+    snprintf(why, why_len, "needs %zu MiB of GPU memory, the limit is %zu MiB", plan.total >> 20,
+             max_bytes >> 20);
+    return HOP_DECLINED;
+  }
+  struct hop_vc_mem mem;
+  st = l->alloc(l, plan.total, &mem, why, why_len);
+  if (st != HOP_OK)
+    return st;
+  hop_vc_pack(g, prog, &plan, &mem);
+  /* Timeout: one second plus the padded work at 1 GFLOPS, a tenth of what
+   * the slowest Pi does; the emulator turns it into its cycle cap. */
+  double flops = 2.0 * 16 * plan.mb * 64.0 * plan.nb * plan.k_pad;
+  double ms = 1000.0 + flops / 1e6;
+  unsigned timeout_ms = ms > 600000.0 ? 600000u : (unsigned)ms;
+  st = l->execute(l, &mem, mem.bus + (uint32_t)plan.off_control, plan.threads, timeout_ms, why, why_len);
+  if (st == HOP_OK)
+    hop_vc_unpack(g, &plan, &mem);
+  l->release(l, &mem);
+  return st;
+}
+
+static enum hop_status vc_setup(struct vc_state *st, char *why, size_t why_len)
+{
+  unsigned unroll = (unsigned)hop_config_int("HOPBLAS_VC_UNROLL", 2, 8, HOP_VC_DEFAULT_UNROLL);
+  st->threads = (unsigned)hop_config_int("HOPBLAS_VC_QPUS", 1, HOP_VC_MAX_THREADS, HOP_VC_MAX_THREADS);
+  for (int b = 0; b < 2; b++) {
+    enum hop_status s = hop_vc_program_build(&st->prog[b], unroll, b == 1, why, why_len);
+    if (s != HOP_OK)
+      return s;
+  }
+  return HOP_OK;
+}
+
+static void vc_teardown(struct vc_state *st)
+{
+  hop_vc_program_free(&st->prog[0]);
+  hop_vc_program_free(&st->prog[1]);
+  free(st);
+}
+
+static enum hop_status emu_init(void **state, char *why, size_t why_len)
+{
+  struct vc_state *st = calloc(1, sizeof *st);
+  if (st == NULL)
+    return HOP_ERR_NOMEM;
+  enum hop_status s = vc_setup(st, why, why_len);
+  if (s != HOP_OK) {
+    vc_teardown(st);
+    return s;
+  }
+  st->max_bytes = (size_t)hop_config_int("HOPBLAS_VC_EMU_MAX_MB", 1, 1024, 64) << 20;
+  st->max_flops = hop_config_double("HOPBLAS_VC_EMU_MAX_GFLOP", 0.001, 1e4, 4.0) * 1e9;
+  snprintf(why, why_len, "VideoCore IV emulator, %u QPUs, sgemm program of %zu words", st->threads,
+           st->prog[0].n);
+  *state = st;
+  return HOP_OK;
+}
+
+/* Emulated seconds would mislead the router: only when asked for by name. */
+static double emu_predict(void *state, const struct hop_gemm *g)
+{
+  (void)state;
+  (void)g;
+  return strcmp(hop_config()->backend, "videocore-emu") == 0 ? 0.0 : -1.0;
+}
+
+static enum hop_status emu_gemm(void *state, const struct hop_gemm *g)
+{
+  struct vc_state *st = state;
+  char why[320] = "";
+  if (hop_gemm_flops(g) > st->max_flops) {
+    hop_log(2, "videocore-emu declines %dx%dx%d: more than HOPBLAS_VC_EMU_MAX_GFLOP", g->m, g->n, g->k);
+    return HOP_DECLINED;
+  }
+  struct hop_vc_emu_launcher l;
+  hop_vc_emu_launcher_init(&l, st->max_bytes);
+  enum hop_status s = hop_vc_gemm_run(&l.base, g, &st->prog[g->beta == 0.0f], st->threads, st->max_bytes,
+                                      why, sizeof why);
+  if (s != HOP_OK)
+    hop_log(s == HOP_DECLINED ? 2 : 1, "videocore-emu %s %dx%dx%d: %s",
+            s == HOP_DECLINED ? "declines" : "failed on", g->m, g->n, g->k, why);
+  return s;
+}
+
+static void vc_describe(void *state, FILE *out)
+{
+  const struct vc_state *st = state;
+  const struct hop_vc_program *p = &st->prog[0];
+  size_t loop = p->loop_end - p->loop_first;
+  fprintf(out, "  sgemm QPU program: %zu words (beta == 0: %zu); k-loop %zu words for %u k steps: "
+               "%.1f%% of ALU slots do fadd/fmul\n", p->n, st->prog[1].n, loop, p->unroll,
+          100.0 * 128.0 * p->unroll / (2.0 * (double)loop));
+  fprintf(out, "  threads: %u QPUs; GPU memory per call at most %zu MiB\n", st->threads, st->max_bytes >> 20);
+  if (st->real)
+    fprintf(out, "  board: %s, V3D clock %u MHz\n", st->mbox.board.model, st->mbox.clock_hz / 1000000u);
+}
+
+const struct hop_backend hop_backend_videocore_emu = {
+  .name = "videocore-emu",
+  .is_device = true,
+  .fork_safe = true, /* nothing but the generated programs outlives a call */
+  .init = emu_init,
+  .predict = emu_predict,
+  .gemm = emu_gemm,
+  .describe = vc_describe,
+};
+
+/* ---- the real QPUs ------------------------------------------------------- */
+
+static enum hop_status real_init(void **state, char *why, size_t why_len)
+{
+  struct vc_state *st = calloc(1, sizeof *st);
+  if (st == NULL)
+    return HOP_ERR_NOMEM;
+  enum hop_status s = hop_vc_mbox_open(&st->mbox, &hop_vc_mbox_sys, "/proc/device-tree", why, why_len);
+  if (s != HOP_OK) {
+    free(st);
+    return s;
+  }
+  st->real = true;
+  s = vc_setup(st, why, why_len);
+  if (s != HOP_OK) {
+    hop_vc_mbox_close(&st->mbox);
+    vc_teardown(st);
+    return s;
+  }
+  st->max_bytes = (size_t)hop_config_int("HOPBLAS_VC_MAX_MB", 1, 1024, 64) << 20;
+  snprintf(why, why_len, "%s, V3D at %u MHz, %u QPUs", st->mbox.board.model, st->mbox.clock_hz / 1000000u,
+           st->threads);
+  *state = st;
+  return HOP_OK;
+}
+
+/* Mailbox and packing overhead, then the padded work at py-videocore's
+ * measured efficiency (8 GFLOPS of 24 at 250 MHz: a third of 96 flops per
+ * clock).  Calibration by the tuner may replace these numbers later. */
+static double real_predict(void *state, const struct hop_gemm *g)
+{
+  const struct vc_state *st = state;
+  double clock = st->mbox.clock_hz ? st->mbox.clock_hz : 250e6;
+  double m = (g->m + 15) / 16 * 16.0, n = (g->n + 63) / 64 * 64.0, k = g->k < 4 ? 4.0 : g->k;
+  double bytes = 4.0 * (m * k + k * n + 2.0 * m * n);
+  return 1e-3 + bytes / 3e8 + 2.0 * m * n * k / (96.0 * clock / 3.0);
+}
+
+static enum hop_status real_gemm(void *state, const struct hop_gemm *g)
+{
+  struct vc_state *st = state;
+  char why[320] = "";
+  enum hop_status s = hop_vc_gemm_run(&st->mbox.base, g, &st->prog[g->beta == 0.0f], st->threads,
+                                      st->max_bytes, why, sizeof why);
+  if (s != HOP_OK)
+    hop_log(s == HOP_DECLINED ? 2 : 1, "videocore %s %dx%dx%d: %s", s == HOP_DECLINED ? "declines" : "failed on",
+            g->m, g->n, g->k, why);
+  return s;
+}
+
+const struct hop_backend hop_backend_videocore = {
+  .name = "videocore",
+  .is_device = true,
+  .fork_safe = false, /* the parent's /dev/vcio, /dev/mem and GPU memory */
+  .init = real_init,
+  .predict = real_predict,
+  .gemm = real_gemm,
+  .describe = vc_describe,
+};
