@@ -103,6 +103,7 @@ int main(int argc, char **argv)
     usage();
     return 2;
   }
+  ht_crash_guard();
   struct ct_group groups[64];
   size_t ng = 0;
   for (int d = 0; d < 3; d++)

@@ -72,6 +72,7 @@ static void run_case(struct ctx *x, int order, const int tr[2], int m, int n, in
     ht_call_fill(&c, r);
     if (hook != NULL)
       hook(&c, r, arg);
+    ht_crash_note(&c);
     ht_call_run(&c);
     ok = ht_call_check(&c, x->o->tol, why, sizeof why);
   }

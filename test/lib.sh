@@ -12,8 +12,9 @@
 #   hop_diag_file FILE [N]      the last N (20) lines of FILE as diagnostics
 #   hop_tap CMD [ARG...]        run a program that prints TAP itself (test/contract, ...):
 #                               its lines are renumbered into this script's; a plan it
-#                               did not complete, or a non-zero exit without a "not ok",
-#                               is one more "not ok"
+#                               did not complete (a crash: its "Bail out!" becomes a
+#                               diagnostic), or a non-zero exit without a "not ok", is
+#                               one more "not ok"
 #   hop_done                    print the plan and exit 0 (all ok) or 1
 #
 # Paths (absolute)
@@ -155,7 +156,9 @@ hop_tap() {
       esac
       ;;
     1..*) _hop_plan=${_hop_line#1..} ;;
-    "#"* | "Bail out!"*) printf '%s\n' "$_hop_line" ;;
+    "#"*) printf '%s\n' "$_hop_line" ;;
+    # A program's bail-out (a crash it caught) ends the program, not this script.
+    "Bail out!"*) printf '# %s\n' "$_hop_line" ;;
     *) printf '#   %s\n' "$_hop_line" ;;
     esac
   done <"$_hop_log"

@@ -8,6 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 const char *ht_symbol(enum ht_dtype dt, enum ht_entry e)
 {
@@ -79,15 +82,28 @@ uint16_t ht_half_bits(double v)
 /* ---- guarded matrices -------------------------------------------------------- */
 
 bool ht_mat_alloc(struct ht_mat *x, int rows, int cols, int ld, bool row_major, size_t esize,
-                  int offset, uint32_t fill)
+                  int offset, uint32_t fill, bool fence)
 {
   memset(x, 0, sizeof *x);
   x->rows = rows, x->cols = cols, x->ld = ld, x->row_major = row_major, x->esize = esize;
   int inner = row_major ? cols : rows, outer = row_major ? rows : cols;
   size_t need = rows == 0 || cols == 0 ? 0 : (size_t)ld * (size_t)(outer - 1) + (size_t)inner;
-  x->cells = 2 * HT_GUARD + (size_t)offset + need;
-  x->buf = malloc(x->cells * esize);
-  x->saved = malloc(x->cells * esize);
+  x->cells = HT_GUARD + (size_t)offset + need + (fence ? 0 : HT_GUARD);
+  size_t bytes = x->cells * esize;
+  if (fence) {
+    /* The matrix ends where an inaccessible page begins. */
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    size_t span = (bytes + page - 1) / page * page + page;
+    void *base = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (base != MAP_FAILED) {
+      x->map = base, x->map_len = span;
+      if (mprotect((char *)base + span - page, page, PROT_NONE) == 0)
+        x->buf = (unsigned char *)base + span - page - bytes;
+    }
+  } else {
+    x->buf = malloc(bytes);
+  }
+  x->saved = malloc(bytes);
   if (x->buf == NULL || x->saved == NULL) {
     ht_mat_free(x);
     return false;
@@ -104,9 +120,13 @@ bool ht_mat_alloc(struct ht_mat *x, int rows, int cols, int ld, bool row_major, 
 
 void ht_mat_free(struct ht_mat *x)
 {
-  free(x->buf);
+  if (x->map != NULL)
+    munmap(x->map, x->map_len);
+  else
+    free(x->buf);
   free(x->saved);
   x->buf = x->saved = NULL;
+  x->map = NULL;
 }
 
 size_t ht_mat_index(const struct ht_mat *x, int i, int j)
@@ -171,9 +191,9 @@ bool ht_call_alloc(struct ht_call *c, const int pad[3], const int offset[3])
   int ldb = (rm ? (bc > 1 ? bc : 1) : (br > 1 ? br : 1)) + pad[1];
   int ldc = (rm ? (c->n > 1 ? c->n : 1) : (c->m > 1 ? c->m : 1)) + pad[2];
   memset(&c->a, 0, sizeof c->a), memset(&c->b, 0, sizeof c->b), memset(&c->c, 0, sizeof c->c);
-  if (ht_mat_alloc(&c->a, ar, ac, lda, rm, ab, offset[0], nan_ab) &&
-      ht_mat_alloc(&c->b, br, bc, ldb, rm, ab, offset[1], nan_ab) &&
-      ht_mat_alloc(&c->c, c->m, c->n, ldc, rm, ce, offset[2], sent))
+  if (ht_mat_alloc(&c->a, ar, ac, lda, rm, ab, offset[0], nan_ab, true) &&
+      ht_mat_alloc(&c->b, br, bc, ldb, rm, ab, offset[1], nan_ab, true) &&
+      ht_mat_alloc(&c->c, c->m, c->n, ldc, rm, ce, offset[2], sent, false))
     return true;
   ht_call_free(c);
   return false;
@@ -378,4 +398,34 @@ void ht_call_describe(const struct ht_call *c, char *out, size_t len)
            c->lower_case ? "(lower-case)" : "", c->order == HT_ROW ? "row" : "col",
            tn[c->ta - HT_N], tn[c->tb - HT_N], c->m, c->n, c->k, c->alpha, c->beta, c->a.ld,
            c->b.ld, c->c.ld, oa, ob, oc);
+}
+
+/* ---- crashes ------------------------------------------------------------------ */
+
+static char crash_note[600] = "(no call yet)";
+
+static void on_crash(int sig)
+{
+  static const char head[] = "Bail out! crashed (signal ";
+  char num[4] = {(char)('0' + sig / 10 % 10), (char)('0' + sig % 10), ')', ' '};
+  ssize_t ignored = write(1, head, sizeof head - 1);
+  ignored = write(1, num, sizeof num);
+  ignored = write(1, crash_note, strlen(crash_note));
+  ignored = write(1, "\n", 1);
+  (void)ignored;
+  _exit(128 + sig);
+}
+
+void ht_crash_guard(void)
+{
+  signal(SIGSEGV, on_crash);
+  signal(SIGBUS, on_crash);
+  signal(SIGFPE, on_crash);
+}
+
+void ht_crash_note(const struct ht_call *c)
+{
+  char d[sizeof crash_note - 16];
+  ht_call_describe(c, d, sizeof d);
+  snprintf(crash_note, sizeof crash_note, "during %s", d);
 }

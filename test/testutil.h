@@ -50,7 +50,9 @@ uint16_t ht_half_bits(double v);  /* encode a value ht_round_half returned (NaN:
  * The buffer holds `guard` sentinel cells, `offset` more (an odd view start),
  * the matrix (ld*(outer-1)+inner cells, the legal minimum, ld padding
  * included), then `guard` cells.  Everything but the matrix keeps the fill
- * value, so any stray write shows. */
+ * value, so any stray write shows.  A fenced buffer has no trailing cells:
+ * the matrix ends where a PROT_NONE page begins, so a read past its last
+ * element (an engine's over-fetch) is a SIGSEGV instead of a silent success. */
 struct ht_mat {
   int rows, cols, ld;
   bool row_major;
@@ -58,13 +60,15 @@ struct ht_mat {
   size_t cells; /* whole buffer, in elements */
   unsigned char *buf, *saved;
   void *p; /* what is passed to BLAS */
+  void *map;       /* fenced: the mapping, else NULL */
+  size_t map_len;
 };
 
 enum { HT_GUARD = 17 };
 
 /* fill: the bit pattern of every cell before the matrix values are set. */
 bool ht_mat_alloc(struct ht_mat *x, int rows, int cols, int ld, bool row_major, size_t esize,
-                  int offset, uint32_t fill);
+                  int offset, uint32_t fill, bool fence);
 void ht_mat_free(struct ht_mat *x);
 size_t ht_mat_index(const struct ht_mat *x, int i, int j);
 double ht_mat_get(const struct ht_mat *x, const unsigned char *base, int i, int j);
@@ -93,7 +97,7 @@ struct ht_call {
 
 /* Allocate A, B and C for the call's shape with the given ld paddings and
  * view offsets; A and B guards and padding hold NaN (an engine that reads
- * them into a result is caught), C's hold the sentinel. */
+ * them into a result is caught) and end at a fence; C's hold the sentinel. */
 bool ht_call_alloc(struct ht_call *c, const int pad[3], const int offset[3]);
 void ht_call_free(struct ht_call *c);
 /* Fill A, B (uniform in [-1, 1], halves rounded) and C (uniform, or NaN
@@ -122,5 +126,10 @@ struct ht_bad {
 bool ht_call_bad(const struct ht_call *c, double tol, struct ht_bad *st, char *why, size_t why_len);
 /* "cblas_sgemm row N/T m=3 n=2 k=1 alpha=.. beta=.. ld=.. off=.." */
 void ht_call_describe(const struct ht_call *c, char *out, size_t len);
+
+/* A crash (SIGSEGV from a fence, SIGBUS, SIGFPE) prints "Bail out!" with
+ * the call last noted, so the failing call is named even then. */
+void ht_crash_guard(void);
+void ht_crash_note(const struct ht_call *c);
 
 #endif
