@@ -37,7 +37,8 @@ test_videocore_vc_golden_SOURCES = test/videocore/vc-golden.c
 test_videocore_vc_golden_CPPFLAGS = $(HOP_VC_TEST_CPPFLAGS)
 test_videocore_vc_golden_LDADD = libhopcore.la -lm
 
-HOP_VC_TESTS = test/videocore/asm.test test/videocore/emu.test test/videocore/golden.test
+HOP_VC_TESTS = test/videocore/asm.test test/videocore/emu.test test/videocore/golden.test \
+	test/videocore/contract.test test/videocore/netlib.test
 TESTS += $(HOP_VC_TESTS)
 dist_check_SCRIPTS += $(HOP_VC_TESTS)
 endif
