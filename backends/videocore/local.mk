@@ -22,7 +22,7 @@ hopblas_qpu_emu_LDADD = libhopcore.la
 # Unit tests link the engine's internals straight from libhopcore.
 HOP_VC_TEST_CPPFLAGS = $(AM_CPPFLAGS) $(HOP_VC_INC) -I$(top_srcdir)/test/videocore
 check_PROGRAMS += test/videocore/vc-asm-test test/videocore/vc-emu-alu-test \
-	test/videocore/vc-emu-io-test test/videocore/vc-golden
+	test/videocore/vc-emu-io-test test/videocore/vc-golden test/videocore/vc-mbox-test
 test_videocore_vc_asm_test_SOURCES = test/videocore/vc-asm-test.c test/videocore/vc_tap.h
 test_videocore_vc_asm_test_CPPFLAGS = $(HOP_VC_TEST_CPPFLAGS)
 test_videocore_vc_asm_test_LDADD = libhopcore.la
@@ -36,9 +36,13 @@ test_videocore_vc_emu_io_test_LDADD = libhopcore.la
 test_videocore_vc_golden_SOURCES = test/videocore/vc-golden.c
 test_videocore_vc_golden_CPPFLAGS = $(HOP_VC_TEST_CPPFLAGS)
 test_videocore_vc_golden_LDADD = libhopcore.la -lm
+test_videocore_vc_mbox_test_SOURCES = test/videocore/vc-mbox-test.c test/videocore/vc_fake_fw.h \
+	backends/registry.c
+test_videocore_vc_mbox_test_CPPFLAGS = $(HOP_VC_TEST_CPPFLAGS)
+test_videocore_vc_mbox_test_LDADD = libhopcore.la -lm
 
 HOP_VC_TESTS = test/videocore/asm.test test/videocore/emu.test test/videocore/golden.test \
-	test/videocore/contract.test test/videocore/netlib.test
+	test/videocore/contract.test test/videocore/netlib.test test/videocore/mbox.test
 TESTS += $(HOP_VC_TESTS)
 dist_check_SCRIPTS += $(HOP_VC_TESTS)
 endif
