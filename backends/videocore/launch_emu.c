@@ -6,7 +6,6 @@
 
 #include "vc.h"
 
-#define EMU_BUS_BASE 0xc0000000u
 
 static enum hop_status emu_alloc(struct hop_vc_launcher *base, size_t size, struct hop_vc_mem *out,
                                  char *why, size_t why_len)
@@ -18,13 +17,13 @@ static enum hop_status emu_alloc(struct hop_vc_launcher *base, size_t size, stru
              (size + (1u << 20) - 1) >> 20, l->max_bytes >> 20);
     return HOP_DECLINED;
   }
-  struct hop_qpuemu *e = hop_qpuemu_new(EMU_BUS_BASE, size);
+  struct hop_qpuemu *e = hop_qpuemu_new(HOP_VC_EMU_BUS_BASE, size);
   if (e == NULL) {
     snprintf(why, why_len, "no host memory for a %zu MiB emulator", size >> 20);
     return HOP_ERR_NOMEM;
   }
-  out->bus = EMU_BUS_BASE;
-  out->host = hop_qpuemu_ptr(e, EMU_BUS_BASE, size);
+  out->bus = HOP_VC_EMU_BUS_BASE;
+  out->host = hop_qpuemu_ptr(e, HOP_VC_EMU_BUS_BASE, size);
   out->size = size;
   out->priv = e;
   return HOP_OK;

@@ -68,6 +68,8 @@ struct hop_vc_launcher {
 
 /* The emulator launcher (launch_emu.c).  keep: the emulator survives the
  * call for its counters (the benchmark); max_mb bounds one allocation. */
+#define HOP_VC_EMU_BUS_BASE 0xc0000000u /* where the emulator launcher's allocation starts */
+
 struct hop_vc_emu_launcher {
   struct hop_vc_launcher base;
   size_t max_bytes;
@@ -82,6 +84,8 @@ void hop_vc_emu_launcher_init(struct hop_vc_emu_launcher *l, size_t max_bytes);
 
 /* ---- one call (vc_gemm.c, vc_pack.c) ------------------------------------ */
 struct hop_vc_plan {
+  bool swap;              /* the QPUs compute C^T = op(B)^T op(A)^T: less padding */
+  int m, n;               /* the QPUs' problem: g's, or n and m when swapped */
   int mb, nb, k_pad;      /* 16-row blocks, 64-column blocks, padded depth */
   unsigned threads;
   size_t off_code, off_control, off_unif, off_a, off_b, off_c, total;

@@ -168,9 +168,12 @@ static double real_predict(void *state, const struct hop_gemm *g)
 {
   const struct vc_state *st = state;
   double clock = st->mbox.clock_hz ? st->mbox.clock_hz : 250e6;
-  double m = (g->m + 15) / 16 * 16.0, n = (g->n + 63) / 64 * 64.0, k = g->k < 4 ? 4.0 : g->k;
-  double bytes = 4.0 * (m * k + k * n + 2.0 * m * n);
-  return 1e-3 + bytes / 3e8 + 2.0 * m * n * k / (96.0 * clock / 3.0);
+  double k = g->k < 4 ? 4.0 : g->k;
+  double mn = (g->m + 15) / 16 * 16.0 * ((g->n + 63) / 64 * 64.0);
+  double nm = (g->n + 15) / 16 * 16.0 * ((g->m + 63) / 64 * 64.0);
+  double padded = mn < nm ? mn : nm; /* the host picks the orientation that pads less */
+  double bytes = 4.0 * ((double)g->m * k + k * (double)g->n + 2.0 * (double)g->m * g->n);
+  return 1e-3 + bytes / 3e8 + 2.0 * padded * k / (96.0 * clock / 3.0);
 }
 
 static enum hop_status real_gemm(void *state, const struct hop_gemm *g)

@@ -12,7 +12,11 @@
  * at least two iterations (the pipeline needs q >= 2).  One A column past
  * the last panel is read and never used (the TMU runs one column ahead):
  * the allocation keeps 64 bytes there.  Halves are converted to float here
- * (hgemm accumulates in fp32 and rounds C once, like every engine). */
+ * (hgemm accumulates in fp32 and rounds C once, like every engine).
+ *
+ * The block is 16x64, so the QPUs may compute C^T = op(B)^T op(A)^T
+ * instead when that pads less (a row-major 96 x 3072 result arrives here
+ * as 3072 x 96: 25% padding one way, none the other). */
 #include <string.h>
 
 #include "vc.h"
@@ -25,8 +29,13 @@ enum hop_status hop_vc_plan_make(const struct hop_gemm *g, const struct hop_vc_p
 {
   memset(plan, 0, sizeof *plan);
   size_t u = prog->unroll;
-  plan->mb = (int)(((size_t)g->m + HOP_VC_BLOCK_M - 1) / HOP_VC_BLOCK_M);
-  plan->nb = (int)(((size_t)g->n + HOP_VC_BLOCK_N - 1) / HOP_VC_BLOCK_N);
+  uint64_t straight = round_up((size_t)g->m, HOP_VC_BLOCK_M) * (uint64_t)round_up((size_t)g->n, HOP_VC_BLOCK_N);
+  uint64_t swapped = round_up((size_t)g->n, HOP_VC_BLOCK_M) * (uint64_t)round_up((size_t)g->m, HOP_VC_BLOCK_N);
+  plan->swap = swapped < straight;
+  plan->m = plan->swap ? g->n : g->m;
+  plan->n = plan->swap ? g->m : g->n;
+  plan->mb = (int)(((size_t)plan->m + HOP_VC_BLOCK_M - 1) / HOP_VC_BLOCK_M);
+  plan->nb = (int)(((size_t)plan->n + HOP_VC_BLOCK_N - 1) / HOP_VC_BLOCK_N);
   size_t k_pad = round_up((size_t)g->k, u);
   if (k_pad < 2 * u)
     k_pad = 2 * u;
@@ -70,14 +79,41 @@ static float load_ab(enum hop_dtype dt, const void *base, size_t at)
   return hop_half_to_float(((const uint16_t *)base)[at]);
 }
 
+/* op(A)(r, kk) and op(B)(kk, c) of the caller. */
+static float op_a(const struct hop_gemm *g, int r, int kk)
+{
+  return load_ab(g->dtype, g->a, g->ta ? hop_at(kk, r, g->lda) : hop_at(r, kk, g->lda));
+}
+
+static float op_b(const struct hop_gemm *g, int kk, int c)
+{
+  return load_ab(g->dtype, g->b, g->tb ? hop_at(c, kk, g->ldb) : hop_at(kk, c, g->ldb));
+}
+
+/* The QPUs' A (plan->m x k) and B (k x plan->n). */
+static float qpu_a(const struct hop_gemm *g, const struct hop_vc_plan *plan, int r, int kk)
+{
+  return plan->swap ? op_b(g, kk, r) : op_a(g, r, kk);
+}
+
+static float qpu_b(const struct hop_gemm *g, const struct hop_vc_plan *plan, int kk, int c)
+{
+  return plan->swap ? op_a(g, c, kk) : op_b(g, kk, c);
+}
+
+/* Where the QPUs' C element (r, c) lives in the caller's C. */
+static size_t c_at(const struct hop_gemm *g, const struct hop_vc_plan *plan, int r, int c)
+{
+  return plan->swap ? hop_at(c, r, g->ldc) : hop_at(r, c, g->ldc);
+}
+
 static void pack_a(const struct hop_gemm *g, const struct hop_vc_plan *plan, float *dst)
 {
   for (int i = 0; i < plan->mb; i++)
     for (int kk = 0; kk < plan->k_pad; kk++, dst += 16)
       for (int e = 0; e < 16; e++) {
         int r = 16 * i + e;
-        bool in = r < g->m && kk < g->k;
-        dst[e] = in ? load_ab(g->dtype, g->a, g->ta ? hop_at(kk, r, g->lda) : hop_at(r, kk, g->lda)) : 0.0f;
+        dst[e] = r < plan->m && kk < g->k ? qpu_a(g, plan, r, kk) : 0.0f;
       }
 }
 
@@ -87,8 +123,7 @@ static void pack_b(const struct hop_gemm *g, const struct hop_vc_plan *plan, flo
     for (int kk = 0; kk < plan->k_pad; kk++, dst += 64)
       for (int cc = 0; cc < 64; cc++) {
         int c = 64 * j + cc;
-        bool in = c < g->n && kk < g->k;
-        dst[cc] = in ? load_ab(g->dtype, g->b, g->tb ? hop_at(c, kk, g->ldb) : hop_at(kk, c, g->ldb)) : 0.0f;
+        dst[cc] = c < plan->n && kk < g->k ? qpu_b(g, plan, kk, c) : 0.0f;
       }
 }
 
@@ -102,8 +137,8 @@ static void pack_c(const struct hop_gemm *g, const struct hop_vc_plan *plan, flo
         for (int e = 0; e < 16; e++) {
           int r = 16 * i + e, c = 64 * j + cc;
           float v = 0.0f;
-          if (r < g->m && c < g->n) {
-            size_t at = hop_at(r, c, g->ldc);
+          if (r < plan->m && c < plan->n) {
+            size_t at = c_at(g, plan, r, c);
             v = g->dtype == HOP_DTYPE_H ? hop_half_to_float(((const uint16_t *)g->c)[at])
                                         : ((const float *)g->c)[at];
           }
@@ -155,11 +190,11 @@ void hop_vc_pack(const struct hop_gemm *g, const struct hop_vc_program *prog,
 void hop_vc_unpack(const struct hop_gemm *g, const struct hop_vc_plan *plan, const struct hop_vc_mem *mem)
 {
   const float *tiles = (const float *)((const char *)mem->host + plan->off_c);
-  for (int c = 0; c < g->n; c++)
-    for (int r = 0; r < g->m; r++) {
+  for (int c = 0; c < plan->n; c++)
+    for (int r = 0; r < plan->m; r++) {
       float v = tiles[(((size_t)(r / 16) * (size_t)plan->nb + (size_t)(c / 64)) * 64 + (size_t)(c % 64)) * 16 +
                       (size_t)(r % 16)];
-      size_t at = hop_at(r, c, g->ldc);
+      size_t at = c_at(g, plan, r, c);
       if (g->dtype == HOP_DTYPE_H)
         ((uint16_t *)g->c)[at] = hop_float_to_half(v);
       else
