@@ -82,20 +82,6 @@ static bool parse_args(int argc, char **argv, struct ct_opts *o)
   return o->max_dim >= 1 && o->tol > 0.0;
 }
 
-/* The CPU engine loads OpenBLAS with dlopen; nothing else in this program
- * does, so its presence in the address space tells which CPU BLAS ran. */
-static bool openblas_mapped(void)
-{
-  FILE *fp = fopen("/proc/self/maps", "r");
-  char line[4096];
-  bool found = false;
-  while (fp != NULL && fgets(line, sizeof line, fp) != NULL)
-    found = found || strstr(line, "libopenblas") != NULL;
-  if (fp != NULL)
-    fclose(fp);
-  return found;
-}
-
 int main(int argc, char **argv)
 {
   struct ct_opts o;
@@ -137,7 +123,7 @@ int main(int argc, char **argv)
     fflush(stdout);
   }
   if (o.expect_cpu_blas != NULL) {
-    bool want = strcmp(o.expect_cpu_blas, "openblas") == 0, have = openblas_mapped();
+    bool want = strcmp(o.expect_cpu_blas, "openblas") == 0, have = ht_openblas_mapped();
     printf("%s %d - %sCPU BLAS is %s (libopenblas %smapped)\n", want == have ? "ok" : "not ok",
            ++num, o.label, o.expect_cpu_blas, have ? "" : "not ");
     failed += want != have;

@@ -97,18 +97,6 @@ static int one_call(const struct opts *o, struct ht_rng *rng)
   return ok ? 0 : 3;
 }
 
-static bool openblas_mapped(void)
-{
-  FILE *fp = fopen("/proc/self/maps", "r");
-  char line[4096];
-  bool found = false;
-  while (fp != NULL && fgets(line, sizeof line, fp) != NULL)
-    found = found || strstr(line, "libopenblas") != NULL;
-  if (fp != NULL)
-    fclose(fp);
-  return found;
-}
-
 int main(int argc, char **argv)
 {
   struct opts o;
@@ -141,7 +129,7 @@ int main(int argc, char **argv)
     rc = rc ? rc : r;
   }
   if (o.expect_cpu_blas != NULL) {
-    bool want = strcmp(o.expect_cpu_blas, "openblas") == 0, have = openblas_mapped();
+    bool want = strcmp(o.expect_cpu_blas, "openblas") == 0, have = ht_openblas_mapped();
     printf("cpu-blas: libopenblas %smapped\n", have ? "" : "not ");
     if (want != have)
       rc = rc ? rc : 1;

@@ -2,7 +2,7 @@
 # printing TAP; the C programs below are what the scripts run.  test/lib.sh
 # documents the shell helpers other engines reuse.
 check_LTLIBRARIES += test/libhoptest.la
-test_libhoptest_la_SOURCES = test/testutil.c test/testutil.h
+test_libhoptest_la_SOURCES = test/testutil.c test/testutil_num.c test/testutil.h
 
 # Test programs link the real library (or the check library) the way a
 # user program does; -no-install: a plain binary with an rpath, no wrapper.

@@ -127,6 +127,9 @@ bool ht_call_bad(const struct ht_call *c, double tol, struct ht_bad *st, char *w
 /* "cblas_sgemm row N/T m=3 n=2 k=1 alpha=.. beta=.. ld=.. off=.." */
 void ht_call_describe(const struct ht_call *c, char *out, size_t len);
 
+/* Is OpenBLAS in the address space? (Which CPU BLAS the CPU engine chose.) */
+bool ht_openblas_mapped(void);
+
 /* A crash (SIGSEGV from a fence, SIGBUS, SIGFPE) prints "Bail out!" with
  * the call last noted, so the failing call is named even then. */
 void ht_crash_guard(void);
