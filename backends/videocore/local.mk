@@ -33,7 +33,7 @@ test_videocore_vc_emu_io_test_SOURCES = test/videocore/vc-emu-io-test.c test/vid
 test_videocore_vc_emu_io_test_CPPFLAGS = $(HOP_VC_TEST_CPPFLAGS)
 test_videocore_vc_emu_io_test_LDADD = libhopcore.la
 
-test_videocore_vc_golden_SOURCES = test/videocore/vc-golden.c
+test_videocore_vc_golden_SOURCES = test/videocore/vc-golden.c test/videocore/vc_golden_layout.h
 test_videocore_vc_golden_CPPFLAGS = $(HOP_VC_TEST_CPPFLAGS)
 test_videocore_vc_golden_LDADD = libhopcore.la -lm
 test_videocore_vc_mbox_test_SOURCES = test/videocore/vc-mbox-test.c test/videocore/vc_fake_fw.h \
@@ -45,4 +45,12 @@ HOP_VC_TESTS = test/videocore/asm.test test/videocore/emu.test test/videocore/go
 	test/videocore/contract.test test/videocore/netlib.test test/videocore/mbox.test
 TESTS += $(HOP_VC_TESTS)
 dist_check_SCRIPTS += $(HOP_VC_TESTS)
+endif
+
+# The benchmark: our program and py-videocore's kernel on the emulator.
+if HOP_VIDEOCORE
+noinst_PROGRAMS += benchmark/vc-bench
+benchmark_vc_bench_SOURCES = benchmark/vc-bench.c test/videocore/vc_golden_layout.h
+benchmark_vc_bench_CPPFLAGS = $(HOP_VC_TEST_CPPFLAGS)
+benchmark_vc_bench_LDADD = libhopcore.la -lm
 endif

@@ -19,36 +19,6 @@ struct vc_state {
   struct hop_vc_mbox mbox;
 };
 
-enum hop_status hop_vc_gemm_run(struct hop_vc_launcher *l, const struct hop_gemm *g,
-                                const struct hop_vc_program *prog, unsigned max_threads,
-                                size_t max_bytes, char *why, size_t why_len)
-{
-  struct hop_vc_plan plan;
-  enum hop_status st = hop_vc_plan_make(g, prog, max_threads, &plan, why, why_len);
-  if (st != HOP_OK)
-    return st;
-  if (plan.total > max_bytes) {
-    snprintf(why, why_len, "needs %zu MiB of GPU memory, the limit is %zu MiB", plan.total >> 20,
-             max_bytes >> 20);
-    return HOP_DECLINED;
-  }
-  struct hop_vc_mem mem;
-  st = l->alloc(l, plan.total, &mem, why, why_len);
-  if (st != HOP_OK)
-    return st;
-  hop_vc_pack(g, prog, &plan, &mem);
-  /* Timeout: one second plus the padded work at 1 GFLOPS, a tenth of what
-   * the slowest Pi does; the emulator turns it into its cycle cap. */
-  double flops = 2.0 * 16 * plan.mb * 64.0 * plan.nb * plan.k_pad;
-  double ms = 1000.0 + flops / 1e6;
-  unsigned timeout_ms = ms > 600000.0 ? 600000u : (unsigned)ms;
-  st = l->execute(l, &mem, mem.bus + (uint32_t)plan.off_control, plan.threads, timeout_ms, why, why_len);
-  if (st == HOP_OK)
-    hop_vc_unpack(g, &plan, &mem);
-  l->release(l, &mem);
-  return st;
-}
-
 static enum hop_status vc_setup(struct vc_state *st, char *why, size_t why_len)
 {
   unsigned unroll = (unsigned)hop_config_int("HOPBLAS_VC_UNROLL", 2, 8, HOP_VC_DEFAULT_UNROLL);
