@@ -33,6 +33,11 @@ const struct hop_config_key hop_config_keys[] = {
   {"HOPBLAS_QUEUE_WINDOW", "wait for the device after every N commands (0 = never)"},
   {"HOPBLAS_TUNE", "off | cached | quick: when the tuner may run"},
   {"HOPBLAS_VC_CLOCK_MHZ", "VideoCore clock used for projected emulator times"},
+  {"HOPBLAS_VC_QPUS", "VideoCore: QPUs (threads) per call, 1..12"},
+  {"HOPBLAS_VC_UNROLL", "VideoCore: k steps per loop iteration of the QPU program, 2..8"},
+  {"HOPBLAS_VC_MAX_MB", "VideoCore: most GPU memory one call may allocate, in MiB"},
+  {"HOPBLAS_VC_EMU_MAX_MB", "videocore-emu: most emulator memory one call may use, in MiB"},
+  {"HOPBLAS_VC_EMU_MAX_GFLOP", "videocore-emu: calls with more work (2mnk / 1e9) are declined"},
   {NULL, NULL},
 };
 

@@ -66,6 +66,7 @@ static enum hop_status emu_execute(struct hop_vc_launcher *base, struct hop_vc_m
   }
   struct hop_qpuemu_counters c;
   hop_qpuemu_counters(e, -1, &c);
+  l->last_cycles = c.cycles;
   if (c.host_interrupts == 0) {
     snprintf(why, why_len, "the program ended without raising the host interrupt");
     return HOP_ERR_DEVICE;

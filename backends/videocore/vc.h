@@ -79,6 +79,7 @@ struct hop_vc_emu_launcher {
   const struct hop_qpuemu_timing *timing; /* NULL: defaults */
   uint32_t profile_code;   /* nonzero: profile the program at this address */
   size_t profile_words;
+  uint64_t last_cycles;    /* elapsed QPU cycles of the last run */
 };
 void hop_vc_emu_launcher_init(struct hop_vc_emu_launcher *l, size_t max_bytes);
 

@@ -76,9 +76,16 @@ static enum hop_status emu_gemm(void *state, const struct hop_gemm *g)
   hop_vc_emu_launcher_init(&l, st->max_bytes);
   enum hop_status s = hop_vc_gemm_run(&l.base, g, &st->prog[g->beta == 0.0f], st->threads, st->max_bytes,
                                       why, sizeof why);
-  if (s != HOP_OK)
+  if (s != HOP_OK) {
     hop_log(s == HOP_DECLINED ? 2 : 1, "videocore-emu %s %dx%dx%d: %s",
             s == HOP_DECLINED ? "declines" : "failed on", g->m, g->n, g->k, why);
+  } else if (hop_config()->verbose >= 3) {
+    /* What the QPUs would take: 4 clocks per instruction cycle. */
+    double mhz = hop_config_double("HOPBLAS_VC_CLOCK_MHZ", 1.0, 2000.0, 250.0);
+    double sec = (double)l.last_cycles * 4.0 / (mhz * 1e6);
+    hop_log(3, "videocore-emu %dx%dx%d: %llu QPU cycles, %.3f ms at %.0f MHz (%.2f GFLOPS projected)", g->m,
+            g->n, g->k, (unsigned long long)l.last_cycles, 1e3 * sec, mhz, hop_gemm_flops(g) / sec / 1e9);
+  }
   return s;
 }
 
