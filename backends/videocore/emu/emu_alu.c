@@ -32,14 +32,16 @@ static float in_f(uint32_t u) { return as_float(ftz(u)); }
 static uint32_t out_f(float f) { return ftz(as_bits(f)); }
 
 /* a + b rounded toward zero: the double sum is exact for the exponent gaps
- * that matter, then the float rounding is undone when it moved away from 0. */
-static float add_rtz(float a, float b)
+ * that matter, then a float rounding that moved away from zero is undone by
+ * stepping the magnitude down one unit (sign-magnitude bits). */
+static uint32_t add_rtz(float a, float b)
 {
   double s = (double)a + (double)b;
   float r = (float)s;
+  uint32_t bits = as_bits(r);
   if (isfinite(r) && fabs((double)r) > fabs(s))
-    r = nextafterf(r, 0.0f);
-  return r;
+    bits -= 1;
+  return ftz(bits);
 }
 
 bool emu_add_is_float_input(unsigned op) { return op >= HOP_QPU_A_FADD && op <= HOP_QPU_A_FTOI; }
@@ -67,8 +69,24 @@ static uint32_t bytewise(uint32_t a, uint32_t b, int kind)
   return r;
 }
 
+/* fadd/fsub, the hot pair (every k step of sgemm), in a loop of their own. */
+static uint16_t fadd_lanes(const uint32_t *a, const uint32_t *b, uint32_t *r, bool sub)
+{
+  uint16_t c = 0;
+  for (int i = 0; i < EMU_LANES; i++) {
+    float y = in_f(b[i]);
+    r[i] = add_rtz(in_f(a[i]), sub ? -y : y);
+    c |= (uint16_t)(as_float(r[i]) > 0.0f ? 1u << i : 0u);
+  }
+  return c;
+}
+
 bool emu_add_op(unsigned op, const uint32_t *a, const uint32_t *b, uint32_t *r, uint16_t *carry)
 {
+  if (op == HOP_QPU_A_FADD || op == HOP_QPU_A_FSUB) {
+    *carry = fadd_lanes(a, b, r, op == HOP_QPU_A_FSUB);
+    return true;
+  }
   uint16_t c = 0;
   for (int i = 0; i < EMU_LANES; i++) {
     uint32_t x = a[i], y = b[i], v = 0;
@@ -77,8 +95,6 @@ bool emu_add_op(unsigned op, const uint32_t *a, const uint32_t *b, uint32_t *r, 
     bool ci = false;
     switch (op) {
     case HOP_QPU_A_NOP: break;
-    case HOP_QPU_A_FADD: v = out_f(add_rtz(fx, fy)); ci = as_float(v) > 0.0f; break;
-    case HOP_QPU_A_FSUB: v = out_f(add_rtz(fx, -fy)); ci = as_float(v) > 0.0f; break;
     case HOP_QPU_A_FMIN: v = out_f(fx < fy ? fx : fy); ci = fx > fy; break;
     case HOP_QPU_A_FMAX: v = out_f(fx > fy ? fx : fy); ci = fx > fy; break;
     case HOP_QPU_A_FMINABS: v = out_f(fabsf(fx) < fabsf(fy) ? fabsf(fx) : fabsf(fy)); ci = fabsf(fx) > fabsf(fy); break;
@@ -151,10 +167,10 @@ uint16_t emu_zero_mask(const uint32_t *r, bool float_result)
 
 uint16_t emu_sign_mask(const uint32_t *r)
 {
-  uint16_t n = 0;
+  unsigned n = 0;
   for (int i = 0; i < EMU_LANES; i++)
-    n |= (uint16_t)((r[i] >> 31) ? 1u << i : 0u);
-  return n;
+    n |= (r[i] >> 31) << i;
+  return (uint16_t)n;
 }
 
 /* Unpack an operand in place: regfile-A reads (pm = 0) or r4 reads (pm = 1). */
