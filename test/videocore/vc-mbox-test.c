@@ -212,12 +212,29 @@ static void test_session(const char *dt, const char *label, uint32_t flags, uint
   free(f.arena);
 }
 
+/* The emulator launcher's failures: a run past its cycle cap is an error,
+ * a call over its memory is declined; C stays untouched both times. */
+static void test_emu_failures(void)
+{
+  struct hop_vc_emu_launcher l;
+  hop_vc_emu_launcher_init(&l, 64u << 20);
+  l.max_cycles = 500;
+  enum hop_status st;
+  bool untouched;
+  run_sgemm(&l.base, 32, 64, 30, 1.0f, &st, &untouched);
+  vc_ok(st == HOP_ERR_DEVICE && untouched, "emulator launcher: the cycle cap is an error, C untouched");
+  hop_vc_emu_launcher_init(&l, 4096);
+  run_sgemm(&l.base, 32, 64, 30, 1.0f, &st, &untouched);
+  vc_ok(st == HOP_DECLINED && untouched, "emulator launcher: a call over its memory is declined, C untouched");
+}
+
 int main(int argc, char **argv)
 {
   snprintf(work, sizeof work, "%s", argc > 1 ? argv[1] : ".");
   test_boards();
   const char *pi3 = TREE("pi3s", "raspberrypi,3-model-b\0brcm,bcm2837", "Raspberry Pi 3 Model B");
   test_open_failures(pi3);
+  test_emu_failures();
   test_session(pi3, "Pi 3", 0x4, 0xc0000000u);
   test_session(TREE("pi1s", "raspberrypi,model-b\0brcm,bcm2835", "Raspberry Pi Model B"), "Pi 1", 0xc, 0x40000000u);
   /* The real engine on this machine: off, with a reason, never a crash. */
