@@ -217,6 +217,19 @@ long hop_qpu_emit_ldi_elems(struct hop_qpu_prog *p, int dst, const int vals[16],
 long hop_qpu_emit_sema(struct hop_qpu_prog *p, bool acquire, unsigned sem);
 /* PC-relative branch to a label, no link. */
 long hop_qpu_emit_branch(struct hop_qpu_prog *p, unsigned bcond, int label);
+/* A branch in full: to a label (PC-relative), or to `address` (absolute,
+ * or a byte offset when relative), plus a regfile-A register (lane 15 on
+ * hardware; even numbers only: bit 0 of the field also sets flags), and a
+ * destination for the return address (branch + 32). */
+struct hop_qpu_branch {
+  unsigned cond;
+  int label;        /* >= 0: a label; < 0: use address */
+  uint32_t address;
+  bool relative;    /* with label < 0: address is an offset from branch + 32 */
+  int reg;          /* -1 none, else 0..31: add raN */
+  int link;         /* 0 none, else r0..r3, raN or rbN */
+};
+long hop_qpu_emit_branch_full(struct hop_qpu_prog *p, const struct hop_qpu_branch *b);
 long hop_qpu_emit_nop(struct hop_qpu_prog *p, unsigned sig);
 
 /* Convenience: one add-ALU op alone, one mul-ALU op alone. */

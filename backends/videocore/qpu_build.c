@@ -260,16 +260,31 @@ long hop_qpu_emit_sema(struct hop_qpu_prog *p, bool acquire, unsigned sem)
   return emit_load(p, HOP_QPU_NULL, HOP_QPU_LDI_SEMAPHORE, (acquire ? 16u : 0u) | (sem & 15u), false);
 }
 
-long hop_qpu_emit_branch(struct hop_qpu_prog *p, unsigned bcond, int label)
+long hop_qpu_emit_branch_full(struct hop_qpu_prog *p, const struct hop_qpu_branch *b)
 {
   struct hop_qpu_insn in;
   memset(&in, 0, sizeof in);
   in.sig = HOP_QPU_SIG_BRANCH;
-  in.cond_br = bcond;
-  in.rel = 1;
+  in.cond_br = b->cond;
+  in.rel = b->label >= 0 || b->relative;
+  in.imm = b->label >= 0 ? 0 : b->address;
+  if (b->reg >= 0) {
+    if (b->reg > 31 || (b->reg & 1))
+      fail(p, "branch register ra%d: only even ra0..ra30 (bit 0 doubles as set-flags)", b->reg);
+    in.reg = 1;
+    in.raddr_a = (unsigned)b->reg & 31u;
+  }
   in.waddr_add = in.waddr_mul = HOP_QPU_W_NOP;
+  if (b->link) {
+    unsigned waddr;
+    char side = dst_side(p, b->link, &waddr);
+    if (waddr > HOP_QPU_W_ACC3 && waddr != HOP_QPU_W_NOP && !(waddr < 32))
+      fail(p, "branch link to I/O address %u", waddr);
+    in.ws = side == 'B';
+    in.waddr_add = waddr;
+  }
   long at = hop_qpu_emit_raw(p, hop_qpu_encode(&in));
-  if (at < 0)
+  if (at < 0 || b->label < 0)
     return at;
   size_t cap = p->capfix;
   if (!grow((void **)&p->fixups, &cap, p->nfix + 1, sizeof *p->fixups)) {
@@ -277,8 +292,14 @@ long hop_qpu_emit_branch(struct hop_qpu_prog *p, unsigned bcond, int label)
     return -1;
   }
   p->capfix = cap;
-  p->fixups[p->nfix++] = (struct hop_qpu_fixup){.at = (size_t)at, .label = label};
+  p->fixups[p->nfix++] = (struct hop_qpu_fixup){.at = (size_t)at, .label = b->label};
   return at;
+}
+
+long hop_qpu_emit_branch(struct hop_qpu_prog *p, unsigned bcond, int label)
+{
+  struct hop_qpu_branch b = {.cond = bcond, .label = label, .reg = -1};
+  return hop_qpu_emit_branch_full(p, &b);
 }
 
 bool hop_qpu_prog_finish(struct hop_qpu_prog *p)

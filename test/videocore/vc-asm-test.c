@@ -91,6 +91,18 @@ static void check_words(void)
     vc_ok(got == cases[i].want, "encode %s: %016llx (want %016llx)", cases[i].what,
           (unsigned long long)got, (unsigned long long)cases[i].want);
   }
+  /* An absolute branch through ra4 with the return address into rb7. */
+  struct hop_qpu_prog p;
+  hop_qpu_prog_init(&p);
+  struct hop_qpu_branch b = {.cond = HOP_QPU_B_ANY_NS, .label = -1, .address = 0x1234, .reg = 4,
+                             .link = HOP_QPU_RB(7)};
+  hop_qpu_emit_branch_full(&p, &b);
+  struct hop_qpu_insn br;
+  hop_qpu_decode(p.n ? p.words[0] : 0, &br);
+  vc_ok(!hop_qpu_prog_failed(&p) && br.sig == 15 && br.cond_br == 6 && !br.rel && br.reg && br.raddr_a == 4 &&
+            br.ws == 1 && br.waddr_add == 7 && br.waddr_mul == 39 && br.imm == 0x1234,
+        "encode an absolute branch through ra4 linking rb7");
+  hop_qpu_prog_free(&p);
   /* py-videocore's nop keeps cond always on the add side: only decodable. */
   struct hop_qpu_insn in;
   hop_qpu_decode(0x10020827009e7000ull, &in);
@@ -170,6 +182,11 @@ static void r_same_file(struct hop_qpu_prog *p)
   hop_qpu_emit_alu(p, &w);
 }
 static void r_unbound(struct hop_qpu_prog *p) { hop_qpu_emit_branch(p, HOP_QPU_B_ALWAYS, hop_qpu_label_new(p)); }
+static void r_odd_reg(struct hop_qpu_prog *p)
+{
+  struct hop_qpu_branch b = {.cond = HOP_QPU_B_ALWAYS, .label = -1, .reg = 3};
+  hop_qpu_emit_branch_full(p, &b);
+}
 static void r_tmu_ldtmu(struct hop_qpu_prog *p) { hop_qpu_emit_mov(p, HOP_QPU_TMU0_S, HOP_QPU_R1, HOP_QPU_SIG_LDTMU0); }
 
 int main(int argc, char **argv)
@@ -182,6 +199,7 @@ int main(int argc, char **argv)
   vc_ok(refused(r_cond_io), "refuse a conditional I/O write");
   vc_ok(refused(r_same_file), "refuse both ALUs writing regfile A");
   vc_ok(refused(r_unbound), "refuse a branch to an unbound label");
+  vc_ok(refused(r_odd_reg), "refuse a branch through an odd regfile-A register");
   vc_ok(refused(r_tmu_ldtmu), "refuse a TMU write and ldtmu in one word");
   return vc_tap_done();
 }

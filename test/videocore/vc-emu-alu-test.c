@@ -144,22 +144,29 @@ static void test_branch(void)
   hop_qpu_emit_branch(&p, HOP_QPU_B_ALL_ZC, top);
   for (int i = 0; i < 3; i++)
     hop_qpu_emit_add(&p, HOP_QPU_A_ADD, HOP_QPU_R1, HOP_QPU_R1, HOP_QPU_IMM(1), 0);
-  /* An absolute branch with a link: r2 = return address, skip one word. */
-  struct hop_qpu_insn br = {.sig = HOP_QPU_SIG_BRANCH, .cond_br = HOP_QPU_B_ALWAYS, .waddr_add = 34,
-                            .waddr_mul = 39};
-  br.imm = T_BASE + 8u * ((uint32_t)p.n + 5);
-  hop_qpu_emit_raw(&p, hop_qpu_encode(&br));
+  /* An absolute branch linking r2, then a branch to the address in ra2;
+   * each jumps over an ldi that would spoil r1. */
+  long at = (long)p.n;
+  struct hop_qpu_branch abs = {.cond = HOP_QPU_B_ALWAYS, .label = -1, .address = T_BASE + 8u * (uint32_t)(at + 5),
+                               .reg = -1, .link = HOP_QPU_R2};
+  hop_qpu_emit_branch_full(&p, &abs);
+  for (int i = 0; i < 3; i++)
+    hop_qpu_emit_nop(&p, 0);
+  hop_qpu_emit_ldi(&p, HOP_QPU_R1, 99, false);
+  hop_qpu_emit_ldi(&p, HOP_QPU_RA(2), T_BASE + 8u * (uint32_t)(at + 12), false);
   hop_qpu_emit_nop(&p, 0);
-  hop_qpu_emit_nop(&p, 0);
-  hop_qpu_emit_nop(&p, 0);
-  hop_qpu_emit_ldi(&p, HOP_QPU_R1, 99, false);               /* jumped over */
+  struct hop_qpu_branch viareg = {.cond = HOP_QPU_B_ALWAYS, .label = -1, .reg = 2};
+  hop_qpu_emit_branch_full(&p, &viareg);
+  for (int i = 0; i < 3; i++)
+    hop_qpu_emit_nop(&p, 0);
+  hop_qpu_emit_ldi(&p, HOP_QPU_R1, 77, false);
   t_end(&p);
-  long at = (long)p.n - 8;
   enum hop_qpuemu_status st;
   struct hop_qpuemu *e = t_run(&p, 1, NULL, 0, &st);
   vc_ok(st == HOP_QPUEMU_DONE && e && t_acc(e, 1, 0) == 15,
         "counted loop: 5 iterations x 3 delay slots = %u", e ? t_acc(e, 1, 0) : 0);
-  vc_ok(e && t_acc(e, 2, 7) == T_BASE + 8u * (uint32_t)at + 32u, "absolute branch links its return address");
+  vc_ok(e && t_acc(e, 2, 7) == T_BASE + 8u * (uint32_t)at + 32u,
+        "absolute branch links its return address; a branch through ra2 lands");
   hop_qpuemu_free(e);
 }
 
