@@ -64,20 +64,22 @@ void hop_vc_emit_cupdate(struct hop_qpu_prog *p, bool beta_zero, int block_loop)
     .mul = {HOP_QPU_M_V8MIN, HOP_QPU_UNIF_ADDR, HOP_QPU_R3, HOP_QPU_R3, 0, false}};
   hop_qpu_emit_alu(p, &last);
   hop_qpu_emit_mov(p, HOP_QPU_NULL, HOP_QPU_MUTEX_ACQ, 0);             /* no uniform read: 1 */
-  ldi(p, HOP_QPU_VPM_WR_SETUP, hop_qpu_vpm_write_setup(1, true, HOP_QPU_VPM_32, 0)); /* 2 */
+  ldi(p, HOP_QPU_VPM_WR_SETUP, hop_qpu_vdw_stride(0, false));          /* 2: tile rows are contiguous */
   hop_qpu_emit_mov(p, HOP_QPU_R3, HOP_QPU_UNIF, 0);                    /* C tile */
   if (!beta_zero)
     load_chunk(p, 0);
   hop_qpu_emit_mov(p, HOP_QPU_R1, HOP_QPU_UNIF, 0);                    /* alpha */
   hop_qpu_emit_mov(p, HOP_QPU_R2, HOP_QPU_UNIF, 0);                    /* beta */
-  ldi(p, HOP_QPU_VPM_WR_SETUP, hop_qpu_vdw_stride(0, false));          /* tile rows are contiguous */
   for (unsigned j = 0; j < 4; j++) {
+    /* Setups in py-videocore's order: wait, generic read and write of this
+     * chunk, then the DMA load of the next one. */
     if (!beta_zero) {
       hop_qpu_emit_mov(p, HOP_QPU_NULL, HOP_QPU_LD_WAIT, 0);
-      if (j < 3)
-        load_chunk(p, j + 1);
       ldi(p, HOP_QPU_VPM_RD_SETUP, hop_qpu_vpm_read_setup(16, 1, true, HOP_QPU_VPM_32, CHUNK * j));
     }
+    ldi(p, HOP_QPU_VPM_WR_SETUP, hop_qpu_vpm_write_setup(1, true, HOP_QPU_VPM_32, CHUNK * j));
+    if (!beta_zero && j < 3)
+      load_chunk(p, j + 1);
     scale_chunk(p, j, beta_zero);
     if (j > 0)
       hop_qpu_emit_mov(p, HOP_QPU_NULL, HOP_QPU_ST_WAIT, 0);

@@ -149,6 +149,8 @@ enum hop_status hop_vc_program_build(struct hop_vc_program *out, unsigned unroll
   struct hop_qpu_prog p;
   hop_qpu_prog_init(&p);
   hop_qpu_emit_ldi(&p, HOP_QPU_BROADCAST, 64, false); /* r5: A panel column stride */
+  /* TMU0 really is TMU0 on every QPU, as in py-videocore's kernel. */
+  hop_qpu_emit_mov(&p, HOP_QPU_TMU_NOSWAP, HOP_QPU_IMM(1), 0);
   int block_loop = hop_qpu_label_new(&p);
   hop_qpu_label_bind(&p, block_loop);
   emit_block_start(&p);
