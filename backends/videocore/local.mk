@@ -22,7 +22,8 @@ hopblas_qpu_emu_LDADD = libhopcore.la
 # Unit tests link the engine's internals straight from libhopcore.
 HOP_VC_TEST_CPPFLAGS = $(AM_CPPFLAGS) $(HOP_VC_INC) -I$(top_srcdir)/test/videocore
 check_PROGRAMS += test/videocore/vc-asm-test test/videocore/vc-emu-alu-test \
-	test/videocore/vc-emu-io-test test/videocore/vc-golden test/videocore/vc-mbox-test
+	test/videocore/vc-emu-io-test test/videocore/vc-emu-fuzz test/videocore/vc-golden \
+	test/videocore/vc-mbox-test
 test_videocore_vc_asm_test_SOURCES = test/videocore/vc-asm-test.c test/videocore/vc_tap.h
 test_videocore_vc_asm_test_CPPFLAGS = $(HOP_VC_TEST_CPPFLAGS)
 test_videocore_vc_asm_test_LDADD = libhopcore.la
@@ -33,6 +34,9 @@ test_videocore_vc_emu_io_test_SOURCES = test/videocore/vc-emu-io-test.c test/vid
 test_videocore_vc_emu_io_test_CPPFLAGS = $(HOP_VC_TEST_CPPFLAGS)
 test_videocore_vc_emu_io_test_LDADD = libhopcore.la
 
+test_videocore_vc_emu_fuzz_SOURCES = test/videocore/vc-emu-fuzz.c test/videocore/vc_emu_util.h
+test_videocore_vc_emu_fuzz_CPPFLAGS = $(HOP_VC_TEST_CPPFLAGS)
+test_videocore_vc_emu_fuzz_LDADD = libhopcore.la
 test_videocore_vc_golden_SOURCES = test/videocore/vc-golden.c test/videocore/vc_golden_layout.h
 test_videocore_vc_golden_CPPFLAGS = $(HOP_VC_TEST_CPPFLAGS)
 test_videocore_vc_golden_LDADD = libhopcore.la -lm
