@@ -40,6 +40,40 @@ static void test_tmu(void)
   hop_qpu_prog_free(&p);
 }
 
+/* TMU0 and TMU1 keep separate FIFOs, popped out of request order; on
+ * QPUs 2 and 3 the units are swapped by default, which must not show. */
+static void test_two_tmus(void)
+{
+  struct hop_qpu_prog p;
+  hop_qpu_prog_init(&p);
+  emit_ldi(&p, HOP_QPU_R0, T_DATA);
+  hop_qpu_emit_add(&p, HOP_QPU_A_SHL, HOP_QPU_R1, HOP_QPU_ELEM_NUM, HOP_QPU_IMM(2), 0);
+  hop_qpu_emit_add(&p, HOP_QPU_A_ADD, HOP_QPU_R1, HOP_QPU_R1, HOP_QPU_R0, 0);
+  hop_qpu_emit_mov(&p, HOP_QPU_TMU0_S, HOP_QPU_R1, 0);                 /* words 0..15 */
+  emit_ldi(&p, HOP_QPU_R0, 64);
+  hop_qpu_emit_add(&p, HOP_QPU_A_ADD, HOP_QPU_R1, HOP_QPU_R1, HOP_QPU_R0, 0);
+  hop_qpu_emit_mov(&p, HOP_QPU_OPND(HOP_QPU_K_IO, HOP_QPU_W_TMU1_S), HOP_QPU_R1, 0); /* words 16..31 */
+  hop_qpu_emit_nop(&p, HOP_QPU_SIG_LDTMU1);
+  hop_qpu_emit_mov(&p, HOP_QPU_R2, HOP_QPU_R4, HOP_QPU_SIG_LDTMU0);
+  hop_qpu_emit_mov(&p, HOP_QPU_R3, HOP_QPU_R4, 0);
+  t_end(&p);
+  struct hop_qpuemu *e = t_load(&p, 4, NULL, 0);
+  uint32_t *data = hop_qpuemu_ptr(e, T_DATA, 128);
+  for (int i = 0; i < 32; i++)
+    data[i] = 500u + (uint32_t)i;
+  bool ok = hop_qpuemu_run(e, 100000) == HOP_QPUEMU_DONE;
+  for (int t = 0; t < 4; t++) {
+    uint32_t r2[16], r3[16];
+    hop_qpuemu_read_reg(e, t, HOP_QPUEMU_REG_ACC, 2, r2);
+    hop_qpuemu_read_reg(e, t, HOP_QPUEMU_REG_ACC, 3, r3);
+    for (int i = 0; i < 16; i++)
+      ok &= r2[i] == 516u + (uint32_t)i && r3[i] == 500u + (uint32_t)i;
+  }
+  vc_ok(ok, "TMU0 and TMU1 FIFOs are separate; default swapping on QPUs 2-3 is invisible %s", hop_qpuemu_error(e));
+  hop_qpuemu_free(e);
+  hop_qpu_prog_free(&p);
+}
+
 /* Horizontal and vertical generic writes and reads of the VPM. */
 static void test_vpm(void)
 {
@@ -276,6 +310,7 @@ static void test_twelve(void)
 int main(void)
 {
   test_tmu();
+  test_two_tmus();
   test_vpm();
   test_dma();
   test_sync(4, true);
