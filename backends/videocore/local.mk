@@ -4,7 +4,7 @@ HOP_VC_INC = -I$(top_srcdir)/backends/videocore -I$(top_srcdir)/backends/videoco
 
 if HOP_VIDEOCORE
 libhopcore_la_SOURCES += backends/videocore/qpu_asm.h backends/videocore/qpu_encode.c \
-	backends/videocore/qpu_build.c backends/videocore/qpu_disasm.c \
+	backends/videocore/qpu_asm.c backends/videocore/qpu_disasm.c \
 	backends/videocore/emu/qpu_emu.h backends/videocore/emu/emu_internal.h \
 	backends/videocore/emu/emu_core.c backends/videocore/emu/emu_alu.c \
 	backends/videocore/emu/emu_step.c backends/videocore/emu/emu_ctl.c \

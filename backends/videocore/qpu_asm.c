@@ -1,4 +1,5 @@
-/* The program builder: operands to register-file addresses and muxes, the
+/* qpu_asm.c, the program builder (encoding lives in qpu_encode.c, text in
+ * qpu_disasm.c): operands to register-file addresses and muxes, the
  * write-swap bit, small immediates, labels and branch fix-ups.  A request
  * the hardware cannot encode is recorded as the program's first error; the
  * generator checks once at the end instead of after every word. */
