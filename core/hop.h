@@ -76,6 +76,9 @@ struct hop_backend {
   enum hop_status (*gemm)(void *state, const struct hop_gemm *g);
   /* Lines for `hopblas info` (devices, families, why). May be NULL. */
   void (*describe)(void *state, FILE *out);
+  /* A short note on how this thread's last successful gemm() ran (e.g. the
+   * kernel family), appended to the trace's why column. May be NULL. */
+  const char *(*detail)(void *state);
 };
 
 /* The registry, in preference order; the CPU engine is always last. */

@@ -67,6 +67,11 @@ static bool try_engine(const struct hop_gemm *g, const struct hop_engine_view *v
     return false;
   }
   res->engine = v->be;
+  if (res->explain && v->be->detail != NULL) {
+    const char *note = v->be->detail(v->state);
+    if (note != NULL && *note != '\0')
+      explain(res, "%s", note);
+  }
   res->verify = hop_verify_end(g, &snap);
   return true;
 }

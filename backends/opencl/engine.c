@@ -7,7 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "ocl.h"
+#include "family.h"
 
 /* After this many failed calls in a row the device is treated as lost. */
 enum { MAX_FAILURES = 3 };
@@ -40,23 +40,6 @@ static void model_init(struct hop_ocl_state *st)
   st->model.link_bytes_s = m->link_bytes_s > 0 ? m->link_bytes_s : 8e9;
 }
 
-static void choose_variant(struct hop_ocl_state *st)
-{
-  const struct hop_ocl_device *d = hop_ocl_device(st);
-  const char *want = hop_config_get("HOPBLAS_OPENCL_VARIANT");
-  bool adreno = strcasestr(d->name, "adreno") != NULL, mali = strcasestr(d->name, "mali") != NULL;
-  if (want != NULL && (strcmp(want, "adreno") == 0 || strcmp(want, "mali") == 0))
-    snprintf(st->variant_why, sizeof st->variant_why,
-             "generic (HOPBLAS_OPENCL_VARIANT=%s: that family is not built yet)", want);
-  else if (want != NULL && strcmp(want, "generic") == 0)
-    snprintf(st->variant_why, sizeof st->variant_why, "generic (HOPBLAS_OPENCL_VARIANT=generic)");
-  else if (adreno || mali)
-    snprintf(st->variant_why, sizeof st->variant_why,
-             "generic (an %s device; its own family is not built yet)", adreno ? "Adreno" : "Mali");
-  else
-    snprintf(st->variant_why, sizeof st->variant_why, "generic (neither Adreno nor Mali)");
-}
-
 static enum hop_status ocl_init(void **state, char *why, size_t len)
 {
   struct hop_ocl_state *st = calloc(1, sizeof *st);
@@ -74,7 +57,7 @@ static enum hop_status ocl_init(void **state, char *why, size_t len)
     return rc;
   }
   model_init(st);
-  choose_variant(st);
+  hop_ocl_family_choose(st);
   *state = st;
   return HOP_OK;
 }
@@ -101,8 +84,11 @@ static enum hop_status ocl_gemm(void *state, const struct hop_gemm *g)
   struct hop_ocl_state *st = state;
   pthread_mutex_lock(&st->lock);
   enum hop_status rc = st->off ? HOP_DECLINED : hop_ocl_program_ready(st);
-  if (rc == HOP_OK)
+  if (rc == HOP_OK) {
+    hop_ocl_family_call_begin(st);
     rc = hop_ocl_run(st, g);
+    hop_ocl_family_call_end(st, g);
+  }
   if (st->failures >= MAX_FAILURES && !st->off) {
     st->off = true;
     hop_log(1, "opencl: %d device failures in a row; the engine is off for this process",
@@ -120,8 +106,11 @@ static void ocl_describe(void *state, FILE *out)
   const struct hop_ocl_params *p = &st->params;
   hop_ocl_runtime_describe(st, out);
   fprintf(out, "  family: %s\n", st->variant_why);
-  fprintf(out, "  tiles: MWG=%d NWG=%d KWG=%d MDIMC=%d NDIMC=%d VWM=%d VWN=%d VWL=%d (%s)\n",
-          p->mwg, p->nwg, p->kwg, p->mdimc, p->ndimc, p->vwm, p->vwn, p->vwl, st->params_why);
+  if (st->family->describe != NULL)
+    st->family->describe(st, out);
+  else
+    fprintf(out, "  tiles: MWG=%d NWG=%d KWG=%d MDIMC=%d NDIMC=%d VWM=%d VWN=%d VWL=%d (%s)\n",
+            p->mwg, p->nwg, p->kwg, p->mdimc, p->ndimc, p->vwm, p->vwn, p->vwl, st->params_why);
   fprintf(out, "  program: %s\n", st->prog.tried ? st->prog.origin : "built on the first call");
   fprintf(out, "  largest buffer: %.1f MiB\n", (double)st->cap / (1 << 20));
   fprintf(out, "  cost model (untuned default): setup %.0f us, %s, %.1f GFLOPS at large sizes "
@@ -143,4 +132,5 @@ const struct hop_backend hop_backend_opencl = {
   .predict = ocl_predict,
   .gemm = ocl_gemm,
   .describe = ocl_describe,
+  .detail = hop_ocl_family_detail,
 };

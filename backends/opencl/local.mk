@@ -1,5 +1,6 @@
 # The OpenCL engine: backends/opencl/*.c, kernels/*.cl embedded at build time.
-HOP_CL_KERNELS = kernels/gemm_generic.cl
+HOP_CL_KERNELS = kernels/gemm_generic.cl kernels/gemm_image.cl kernels/gemm_adreno.cl \
+	kernels/gemm_mali.cl
 EXTRA_DIST += $(HOP_CL_KERNELS) tools/embed-cl.sh
 CLEANFILES += kernels/kernels_embedded.c kernels/embed.stamp
 
@@ -7,7 +8,9 @@ if HOP_OPENCL
 libhopcore_la_SOURCES += backends/opencl/ocl.h backends/opencl/sources.h \
 	backends/opencl/engine.c backends/opencl/runtime.c backends/opencl/generic.c \
 	backends/opencl/program.c backends/opencl/cache.c backends/opencl/plan.c \
-	backends/opencl/transfer.c backends/opencl/run.c backends/opencl/fault.c
+	backends/opencl/transfer.c backends/opencl/run.c backends/opencl/fault.c \
+	backends/opencl/family.h backends/opencl/family.c backends/opencl/image.c \
+	backends/opencl/pack.c backends/opencl/adreno.c backends/opencl/mali.c
 nodist_libhopcore_la_SOURCES = kernels/kernels_embedded.c
 libhopcore_la_CPPFLAGS += -I$(top_srcdir)/backends/opencl
 libhopcore_la_LIBADD += -lOpenCL
@@ -18,10 +21,29 @@ endif
 # so editing a comment elsewhere does not rebuild the library.
 kernels/kernels_embedded.c: kernels/embed.stamp
 	@test -f $@ || { rm -f kernels/embed.stamp; $(MAKE) $(AM_MAKEFLAGS) kernels/embed.stamp; }
-kernels/embed.stamp: $(srcdir)/kernels/gemm_generic.cl $(srcdir)/tools/embed-cl.sh
+kernels/embed.stamp: $(srcdir)/kernels/gemm_generic.cl $(srcdir)/kernels/gemm_image.cl \
+	$(srcdir)/kernels/gemm_adreno.cl $(srcdir)/kernels/gemm_mali.cl $(srcdir)/tools/embed-cl.sh
 	$(AM_V_GEN)$(MKDIR_P) kernels && \
 	$(SHELL) $(srcdir)/tools/embed-cl.sh $(srcdir) $(HOP_CL_KERNELS) >kernels/kernels_embedded.c.tmp && \
 	if cmp -s kernels/kernels_embedded.c.tmp kernels/kernels_embedded.c; then \
 	  rm -f kernels/kernels_embedded.c.tmp; \
 	else mv kernels/kernels_embedded.c.tmp kernels/kernels_embedded.c; fi && \
 	touch $@
+
+# The kernel families' tests (test/opencl/families*.test) and their programs.
+if HOP_OPENCL
+check_PROGRAMS += test/opencl/fam-shapes test/opencl/fam-error test/opencl/fam-build
+test_opencl_fam_shapes_SOURCES = test/opencl/fam-shapes.c
+test_opencl_fam_shapes_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/test
+test_opencl_fam_shapes_LDFLAGS = -no-install
+test_opencl_fam_shapes_LDADD = test/libhoptest.la libhopblas.la -lm
+test_opencl_fam_error_SOURCES = test/opencl/fam-error.c
+test_opencl_fam_error_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/test
+test_opencl_fam_error_LDFLAGS = -no-install
+test_opencl_fam_error_LDADD = test/libhoptest.la libhopblas.la -lm
+test_opencl_fam_build_SOURCES = test/opencl/fam-build.c
+test_opencl_fam_build_LDFLAGS = -no-install
+test_opencl_fam_build_LDADD = -lOpenCL
+TESTS += test/opencl/families.test test/opencl/families-limits.test
+endif
+dist_check_SCRIPTS += test/opencl/families.test test/opencl/families-limits.test

@@ -112,6 +112,8 @@ struct hop_ocl_state {
   enum hop_ocl_memory memory;
   char memory_why[160];
   char variant_why[160];
+  const struct hop_ocl_family *family; /* generic, adreno or mali (family.h) */
+  struct hop_ocl_fam *fam;             /* the chosen family's state (family.h) */
   struct hop_ocl_params params;
   char params_why[160];
   struct hop_ocl_program prog;
@@ -169,6 +171,7 @@ enum hop_status hop_ocl_status(cl_int err);
 
 /* plan.c: how a call is cut into tiles that fit the device's buffers. */
 struct hop_ocl_plan {
+  int max_tm, max_tn, max_tk; /* in: the family's largest block (image size), 0 = any */
   int tm, tn, tk;       /* tile of C and k chunk */
   int tiles_m, tiles_n, chunks;
   bool ksplit;          /* k in several chunks: the device accumulates in float */

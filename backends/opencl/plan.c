@@ -53,6 +53,10 @@ bool hop_ocl_plan_make(const struct hop_gemm *g, enum hop_ocl_memory mem, size_t
 {
   bool staged = mem == HOP_OCL_STAGED;
   int tm = g->m, tn = g->n, tk = g->k;
+  /* The family's largest block (images: the device's image size). */
+  tm = p->max_tm > 0 && p->max_tm < tm ? p->max_tm : tm;
+  tn = p->max_tn > 0 && p->max_tn < tn ? p->max_tn : tn;
+  tk = p->max_tk > 0 && p->max_tk < tk ? p->max_tk : tk;
   /* Staged: several column panels, so that one panel's transfers overlap
    * another's kernel. */
   if (staged && g->n >= 4 * 256) {

@@ -1,4 +1,4 @@
-/* The generic family's program: built once per process, on the first call
+/* The kernel family's program (family.c): built once per process, on the first call
  * that reaches the device, from the on-disk binary cache when a valid
  * entry exists, else from the embedded source (then stored).  A failed
  * build is reported once (the router's line for that call) and the engine
@@ -10,25 +10,16 @@
 #include <string.h>
 #include <time.h>
 
-#include "ocl.h"
-#include "sources.h"
-
-static const char *source_text(const char *name)
-{
-  for (const struct hop_ocl_source *s = hop_ocl_sources; s->name != NULL; s++)
-    if (strcmp(s->name, name) == 0)
-      return s->text;
-  return NULL;
-}
+#include "family.h"
 
 /* Everything that changes the binary. */
-static void cache_key(const struct hop_ocl_device *d, const char *src, const char *options,
-                      char *key, size_t len)
+static void cache_key(const struct hop_ocl_device *d, const char *family, const char *src,
+                      const char *options, char *key, size_t len)
 {
   snprintf(key, len,
            "device=%s\nvendor=%s\ndevice-version=%s\ndriver=%s\nlibrary=%s %s\n"
-           "source=gemm_generic.cl %016" PRIx64 "\noptions=%s\n",
-           d->name, d->vendor, d->version, d->driver, PACKAGE_NAME, PACKAGE_VERSION,
+           "source=%s %016" PRIx64 "\noptions=%s\n",
+           d->name, d->vendor, d->version, d->driver, PACKAGE_NAME, PACKAGE_VERSION, family,
            hop_ocl_hash(src, strlen(src), HOP_OCL_HASH_SEED), options);
 }
 
@@ -114,21 +105,22 @@ static bool make_kernels(struct hop_ocl_state *st, struct hop_ocl_program *pr, c
                          size_t len)
 {
   const struct hop_ocl_device *d = hop_ocl_device(st);
-  size_t items = (size_t)pr->params.mdimc * (size_t)pr->params.ndimc;
+  const struct hop_ocl_family *f = st->family;
+  size_t items = f->group_items(pr);
   for (int k = 0; k < HOP_OCL_KERNELS; k++) {
     cl_int err;
-    pr->kernel[k] = clCreateKernel(pr->program, hop_ocl_generic_kernel_name(k), &err);
+    pr->kernel[k] = clCreateKernel(pr->program, f->kernel_name(k), &err);
     size_t wg = 0;
     if (err == CL_SUCCESS)
       err = clGetKernelWorkGroupInfo(pr->kernel[k], d->id, CL_KERNEL_WORK_GROUP_SIZE, sizeof wg,
                                      &wg, NULL);
     if (err != CL_SUCCESS) {
-      snprintf(why, len, "kernel %s: error %d", hop_ocl_generic_kernel_name(k), (int)err);
+      snprintf(why, len, "kernel %s: error %d", f->kernel_name(k), (int)err);
       return false;
     }
     if (wg < items) {
       snprintf(why, len, "kernel %s runs at most %zu work-items per group, %zu asked",
-               hop_ocl_generic_kernel_name(k), wg, items);
+               f->kernel_name(k), wg, items);
       return false;
     }
   }
@@ -147,20 +139,20 @@ static enum hop_status build_with(struct hop_ocl_state *st, const struct hop_ocl
                                   char *why, size_t len)
 {
   struct hop_ocl_program *pr = &st->prog;
-  const char *src = source_text("gemm_generic.cl");
-  if (src == NULL) {
-    snprintf(why, len, "gemm_generic.cl is not embedded in the library");
+  const struct hop_ocl_family *f = st->family;
+  char *src = hop_ocl_family_source(f, why, len);
+  if (src == NULL)
     return HOP_ERR_INTERNAL;
-  }
   char options[512], key[2048];
-  hop_ocl_generic_options(params, options, sizeof options);
-  cache_key(hop_ocl_device(st), src, options, key, sizeof key);
+  f->options(st, params, options, sizeof options);
+  cache_key(hop_ocl_device(st), f->name, src, options, key, sizeof key);
   pr->params = *params;
   double t0 = now();
   pr->program = from_cache(st, key, options);
   bool cached = pr->program != NULL;
   if (!cached)
     pr->program = from_source(st, src, options, why, len);
+  free(src);
   if (pr->program == NULL)
     return HOP_ERR_BUILD;
   if (!make_kernels(st, pr, why, len)) {
@@ -171,7 +163,7 @@ static enum hop_status build_with(struct hop_ocl_state *st, const struct hop_ocl
     to_cache(pr->program, key);
   snprintf(pr->origin, sizeof pr->origin, "%s in %.2f s",
            cached ? "loaded from the binary cache" : "built from source", now() - t0);
-  hop_log(2, "opencl: generic program %s", pr->origin);
+  hop_log(2, "opencl: %s program %s", f->name, pr->origin);
   return HOP_OK;
 }
 
@@ -193,7 +185,7 @@ enum hop_status hop_ocl_program_ready(struct hop_ocl_state *st)
   }
   if (pr->status != HOP_OK) {
     snprintf(pr->origin, sizeof pr->origin, "failed: %s", why);
-    hop_log(2, "opencl: generic program %s", pr->origin);
+    hop_log(2, "opencl: %s program %s", st->family->name, pr->origin);
   }
   return pr->status;
 }

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ocl.h"
+#include "family.h"
 
 struct op_slot {     /* an A or B block on the device */
   bool valid;
@@ -47,7 +47,6 @@ struct call {
   struct c_slot cs[2];
   unsigned char *final;     /* per tile: C on the host holds its final values */
   size_t ntiles, nfinal;
-  long kernels;
   cl_int err;
   const char *what;         /* the step that failed */
 };
@@ -134,7 +133,16 @@ static struct op_slot *provide(struct call *c, int x, int r0, int c0, int rows, 
     clReleaseMemObject(o->wrap);
     o->wrap = NULL;
   }
-  if (!c->staged) {
+  if (st->family->provide != NULL) { /* image families pack op(X) blocks themselves */
+    struct hop_ocl_block blk = {.x = x, .slot = i, .r0 = r0, .c0 = c0, .rows = rows,
+                                .cols = cols, .staged = c->staged, .last_use = o->last_use,
+                                .uploaded = o->ready};
+    err = st->family->provide(st, g, &blk, &o->mem, &o->ld, &ev);
+    if (err != CL_SUCCESS)
+      return fail(c, err, "packing an operand"), NULL;
+    ev_put(&o->ready, ev);
+    o->off = 0;
+  } else if (!c->staged) {
     size_t region = ((size_t)(scols - 1) * (size_t)ld + (size_t)srows) * e;
     o->wrap = hop_ocl_wrap(st, base + hop_at(sr, sc, ld) * e, region, e, &o->off, &err);
     if (err != CL_SUCCESS)
@@ -143,7 +151,7 @@ static struct op_slot *provide(struct call *c, int x, int r0, int c0, int rows, 
       o->mem = o->wrap;
       o->ld = ld;
       ev_put(&o->ready, NULL);
-    } else { /* not element-aligned against the device's base alignment: pack through a map */
+    } else { /* not element-aligned, or the region too large: pack through a map */
       err = hop_ocl_slot_ensure(st, dev, full, CL_MEM_READ_ONLY | CL_MEM_ALLOC_HOST_PTR, false);
       if (err != CL_SUCCESS)
         return fail(c, err, "allocating an operand buffer"), NULL;
@@ -269,15 +277,11 @@ static bool tile_start(struct call *c, struct c_slot *cs, size_t t)
     cl_event wl[4];
     cl_uint nw = wait_list(wl, a->ready, b->ready, cs->ready, cs->unmapped);
     ev_put(&kev, NULL);
-    err = hop_ocl_generic_enqueue(st, &l, nw, wl, &kev);
+    err = hop_ocl_family_launch(st, &l, nw, wl, &kev); /* slabs, queue window: family.c */
     if (err != CL_SUCCESS)
       return fail(c, err, "enqueueing a kernel");
     ev_share(&a->last_use, kev);
     ev_share(&b->last_use, kev);
-    if (st->queue_window > 0 && ++c->kernels % st->queue_window == 0) {
-      flush_all(c); /* keep a display-driving GPU responsive */
-      clFinish(st->q[HOP_OCL_Q_EXEC]);
-    }
   }
   if (hop_ocl_fault_hit(&st->fault, HOP_OCL_FAULT_READ)) {
     err = CL_OUT_OF_RESOURCES;
@@ -381,6 +385,8 @@ static void finish_on_cpu(struct call *c)
 enum hop_status hop_ocl_run(struct hop_ocl_state *st, const struct hop_gemm *g)
 {
   struct call c = {.st = st, .g = g, .staged = st->memory == HOP_OCL_STAGED};
+  if (st->family->limits != NULL)
+    st->family->limits(st, g, &c.p);
   if (!hop_ocl_plan_make(g, st->memory, st->cap, &c.p)) {
     hop_log(2, "opencl: no tiling of %dx%dx%d fits buffers of %zu bytes; declined", g->m, g->n,
             g->k, st->cap);
