@@ -5,12 +5,21 @@ set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 sh "$top/tools/build.sh" || { echo "0 passed, 1 failed"; exit 1; }
 cd "$top/_build"
+# Results of an earlier run must not count (the sanitizer builds themselves are kept).
+rm -rf reliability
+find . -name "*.trs" -delete
 make -j"$(nproc)" check >make-check.out 2>&1
 rc=$?
-# Every TAP result of every test script, from the automake .trs files.
-passed=$(cat $(find . -name '*.trs') 2>/dev/null | grep -c '^:test-result: \(PASS\|XFAIL\)')
-failed=$(cat $(find . -name '*.trs') 2>/dev/null | grep -c '^:test-result: \(FAIL\|XPASS\|ERROR\)')
+[ "${HOPBLAS_SKIP_RELIABILITY:-0}" = 1 ] || make check-reliability >make-check-reliability.out 2>&1 || rc=1
+# Every TAP result: the automake .trs files (main build and sanitizer
+# builds, all under _build) and the TAP files of the fuzz and valgrind runs.
+trs=$(find . -name '*.trs')
+passed=$(cat $trs /dev/null | grep -c '^:test-result: \(PASS\|XFAIL\)')
+failed=$(cat $trs /dev/null | grep -c '^:test-result: \(FAIL\|XPASS\|ERROR\)')
+passed=$((passed + $(cat reliability/*.tap 2>/dev/null | grep -c '^ok')))
+failed=$((failed + $(cat reliability/*.tap 2>/dev/null | grep -c '^not ok')))
 grep -h '^\(FAIL\|ERROR\|XPASS\):' make-check.out || true
+grep -h '^\[.*\] \(FAIL\|ERROR\)\|^not ok' make-check-reliability.out 2>/dev/null || true
 if [ "$rc" -ne 0 ] && [ "$failed" -eq 0 ]; then
   tail -n 40 make-check.out # the build of the tests itself failed
   failed=1

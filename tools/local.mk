@@ -1,9 +1,14 @@
 # The `hopblas` command carries its own copy of the engines.
 bin_PROGRAMS += hopblas
-hopblas_SOURCES = tools/hopblas.c tools/hopblas_cli.h tools/cli_info.c backends/registry.c
-hopblas_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tools
+hopblas_SOURCES = tools/hopblas.c tools/hopblas_cli.h tools/cli_info.c backends/registry.c \
+	tools/cli_tune.c tools/cli_tune.h
+hopblas_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tools -I$(top_srcdir)/backends/opencl
+if HOP_OPENCL
+hopblas_SOURCES += tools/cli_tune_ocl.c
+endif
 hopblas_LDADD = libhopcore.la
 
 EXTRA_DIST += tools/deps.sh tools/build.sh tools/check.sh tools/quickstart.sh tools/demo.sh \
-	tools/demo_matmul.py tools/demo_report.py tools/fuzz.sh test/fuzz/fuzz_config.c \
-	test/fuzz/fuzz_args.c benchmark/overhead.c benchmark/overhead.sh
+	tools/demo_matmul.py tools/demo_report.py tools/fuzz.sh tools/sanitize.sh tools/valgrind.sh \
+	tools/reliability.sh test/fuzz/fuzz_config.c \
+	test/fuzz/fuzz_args.c test/fuzz/fuzz_cache.c benchmark/overhead.c benchmark/overhead.sh
