@@ -39,6 +39,8 @@ const struct hop_config_key hop_config_keys[] = {
   {"HOPBLAS_OPENCL_FP16_EMULATE", "test knob: 1 emulates half arithmetic without cl_khr_fp16"},
   {"HOPBLAS_OPENCL_IMAGE_MAX", "test knob: largest image side in texels (0 = the device's)"},
   {"HOPBLAS_TUNE", "off | cached | quick: when the tuner may run"},
+  {"HOPBLAS_TUNE_BUDGET", "quick: seconds an unseen size bucket may spend tuning in a call (5)"},
+  {"HOPBLAS_TUNE_FAULT", "test knob: wrong:N makes the tuner's N-th checked candidate wrong"},
   {"HOPBLAS_VC_CLOCK_MHZ", "VideoCore clock used for projected emulator times"},
   {"HOPBLAS_VC_QPUS", "VideoCore: QPUs (threads) per call, 1..12"},
   {"HOPBLAS_VC_UNROLL", "VideoCore: k steps per loop iteration of the QPU program, 2..8"},

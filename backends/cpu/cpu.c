@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cpu.h"
+#include "tune_cache.h"
 
 static const char *const default_paths[] = {
   HOP_DEFAULT_CPU_BLAS,
@@ -89,6 +90,9 @@ static enum hop_status cpu_init(void **state, char *why, size_t why_len)
 static double cpu_predict(void *state, const struct hop_gemm *g)
 {
   const struct hop_cpu_state *st = state;
+  double calibrated = hop_calib_cpu_seconds(g); /* the curve `hopblas tune` measured */
+  if (calibrated >= 0.0)
+    return calibrated;
   double flops = hop_gemm_flops(g);
   double size = cbrt((double)g->m * g->n * g->k);
   double rate = st->peak_gflops * 1e9 * size / (size + 96.0); /* small calls run below peak */
@@ -121,7 +125,11 @@ void hop_cpu_sgemm(const struct hop_cpu_state *st, bool ta, bool tb, int m, int 
 static void cpu_describe(void *state, FILE *out)
 {
   const struct hop_cpu_state *st = state;
-  fprintf(out, "    model peak (untuned default): %.0f GFLOPS\n", st->peak_gflops);
+  char curve[HOP_TUNE_VALUE_MAX];
+  if (hop_calib_cpu_describe(curve, sizeof curve))
+    fprintf(out, "    model (calibrated by `hopblas tune`): GFLOPS by size %s\n", curve);
+  else
+    fprintf(out, "    model peak (untuned default): %.0f GFLOPS\n", st->peak_gflops);
 }
 
 const struct hop_backend hop_backend_cpu = {

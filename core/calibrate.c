@@ -1,0 +1,220 @@
+/* Router calibration of the CPU engine (DESIGN §4): its GFLOPS-versus-size
+ * curve, measured by `hopblas tune` on this machine and stored in the
+ * tuning cache, so that the CPU/GPU crossover is the machine's own.  The
+ * CPU engine's predict() reads the curve once (hop_calib_cpu_seconds);
+ * without one it keeps its built-in model.  Curves are text
+ * "SIZE:GFLOPS,..." with SIZE = cbrt(m n k), parsed with bounds. */
+#include "config.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "hop.h"
+#include "tune_cache.h"
+
+/* ---- curves --------------------------------------------------------------- */
+
+bool hop_curve_parse(const char *text, struct hop_curve *c)
+{
+  c->n = 0;
+  const char *p = text;
+  while (*p != '\0') {
+    char *end;
+    double size = strtod(p, &end);
+    if (end == p || *end != ':' || c->n == HOP_CURVE_POINTS)
+      return false;
+    p = end + 1;
+    double gf = strtod(p, &end);
+    if (end == p || (*end != ',' && *end != '\0'))
+      return false;
+    /* Sizes increase; rates are positive and below any machine's (1e7 GFLOPS = 10 PFLOPS). */
+    if (!(size >= 1.0 && size <= 1e6) || !(gf > 0.0 && gf < 1e7) ||
+        (c->n > 0 && size <= c->size[c->n - 1]))
+      return false;
+    c->size[c->n] = size;
+    c->gflops[c->n] = gf;
+    c->n++;
+    p = end;
+    if (*p == ',' && *++p == '\0')
+      return false; /* "32:1," is cut short */
+  }
+  return c->n > 0;
+}
+
+void hop_curve_format(const struct hop_curve *c, char *buf, size_t len)
+{
+  size_t o = 0;
+  buf[0] = '\0';
+  for (int i = 0; i < c->n && o < len; i++)
+    o += (size_t)snprintf(buf + o, len - o, "%s%.0f:%.4g", i ? "," : "", c->size[i], c->gflops[i]);
+}
+
+double hop_curve_gflops(const struct hop_curve *c, double size)
+{
+  if (size <= c->size[0])
+    return c->gflops[0] * (size > 0 ? fmin(1.0, size / c->size[0]) : 1.0);
+  for (int i = 1; i < c->n; i++)
+    if (size <= c->size[i]) {
+      double t = log(size / c->size[i - 1]) / log(c->size[i] / c->size[i - 1]);
+      return c->gflops[i - 1] + t * (c->gflops[i] - c->gflops[i - 1]);
+    }
+  return c->gflops[c->n - 1];
+}
+
+/* ---- the CPU's identity: what its curve depends on --------------------- */
+
+static void cpu_model(char *buf, size_t len)
+{
+  snprintf(buf, len, "unknown");
+  FILE *f = fopen("/proc/cpuinfo", "r");
+  if (f == NULL)
+    return;
+  char line[256];
+  while (fgets(line, sizeof line, f) != NULL) {
+    /* x86: "model name"; arm: "Hardware" or "CPU part" (the first one found). */
+    if (strncmp(line, "model name", 10) == 0 || strncmp(line, "Hardware", 8) == 0 ||
+        strncmp(line, "CPU part", 8) == 0) {
+      char *colon = strchr(line, ':');
+      if (colon != NULL) {
+        colon += strspn(colon, ": \t");
+        colon[strcspn(colon, "\n")] = '\0';
+        snprintf(buf, len, "%.100s", colon);
+        break;
+      }
+    }
+  }
+  fclose(f);
+}
+
+void hop_calib_cpu_scope(char *buf, size_t len)
+{
+  char model[128];
+  cpu_model(model, sizeof model);
+  const char *threads = getenv("OPENBLAS_NUM_THREADS");
+  if (threads == NULL)
+    threads = getenv("OMP_NUM_THREADS");
+  snprintf(buf, len, "cpu;model=%s;cores=%ld;blas=%.120s;threads=%.8s;lib=%s", model,
+           sysconf(_SC_NPROCESSORS_ONLN), hop_cpu_blas_name(), threads ? threads : "default",
+           PACKAGE_VERSION);
+}
+
+bool hop_calib_cpu_curve(struct hop_curve *c)
+{
+  char scope[HOP_TUNE_SCOPE_MAX], value[HOP_TUNE_VALUE_MAX];
+  hop_calib_cpu_scope(scope, sizeof scope);
+  if (!hop_tune_get(scope, "cpu.rate", value, sizeof value))
+    return false;
+  if (hop_curve_parse(value, c))
+    return true;
+  hop_log(1, "tuning cache: the CPU curve \"%.60s\" is out of bounds; using the built-in model",
+          value);
+  return false;
+}
+
+/* ---- measuring -------------------------------------------------------------- */
+
+static double now(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Best seconds of one n x n x n sgemm on the CPU engine: 3 runs, more
+ * until 50 ms have passed (within the deadline), so the clock's resolution
+ * and a stray interruption do not count; the best run is the machine's. */
+static double time_cpu(int n, float *a, float *b, float *c, double deadline)
+{
+  struct hop_gemm g = {.dtype = HOP_DTYPE_S, .symbol = "tune", .m = n, .n = n, .k = n,
+                       .alpha = 1.0f, .beta = 0.0f, .a = a, .lda = n, .b = b, .ldb = n,
+                       .c = c, .ldc = n};
+  hop_cpu_gemm(&g); /* warm-up: threads started, pages touched */
+  double best = INFINITY, start = now();
+  for (int runs = 0; runs < 3 || (now() - start < 0.05 && now() < deadline); runs++) {
+    double t0 = now();
+    hop_cpu_gemm(&g);
+    double t = now() - t0;
+    best = t < best ? t : best;
+  }
+  return best;
+}
+
+bool hop_calib_cpu_measure(const int *sizes, double budget_s, struct hop_curve *out,
+                           void (*progress)(int done, int count, void *arg), void *arg)
+{
+  int count = 0, largest = 0;
+  while (sizes[count] > 0 && count < HOP_CURVE_POINTS) {
+    largest = sizes[count] > largest ? sizes[count] : largest;
+    count++;
+  }
+  size_t elems = (size_t)largest * (size_t)largest;
+  float *a = malloc(elems * sizeof *a), *b = malloc(elems * sizeof *b),
+        *c = malloc(elems * sizeof *c);
+  out->n = 0;
+  if (a == NULL || b == NULL || c == NULL) {
+    free(a), free(b), free(c);
+    return false;
+  }
+  for (size_t i = 0; i < elems; i++) {
+    a[i] = (float)((i * 7919u) % 1000u) / 1000.0f - 0.5f;
+    b[i] = (float)((i * 104729u) % 1000u) / 1000.0f - 0.5f;
+  }
+  double deadline = now() + budget_s;
+  /* Sizes up to 512 always: they are quick, and the crossover is usually among them. */
+  for (int i = 0; i < count && (now() < deadline || sizes[i] <= 512); i++) {
+    int n = sizes[i];
+    double t = time_cpu(n, a, b, c, deadline);
+    if (out->n == 0 || n > out->size[out->n - 1]) {
+      out->size[out->n] = n;
+      out->gflops[out->n] = 2.0 * n * (double)n * n / t * 1e-9;
+      out->n++;
+    }
+    if (progress != NULL)
+      progress(i + 1, count, arg);
+  }
+  free(a), free(b), free(c);
+  if (out->n == 0)
+    return false;
+  char scope[HOP_TUNE_SCOPE_MAX], value[HOP_TUNE_VALUE_MAX];
+  hop_calib_cpu_scope(scope, sizeof scope);
+  hop_curve_format(out, value, sizeof value);
+  hop_tune_put(scope, "cpu.rate", value);
+  return true;
+}
+
+/* ---- the CPU engine's prediction -------------------------------------------- */
+
+static struct {
+  pthread_once_t once;
+  bool have;
+  struct hop_curve curve;
+} cpu_cal = {PTHREAD_ONCE_INIT};
+
+static void cpu_cal_load(void)
+{
+  cpu_cal.have = hop_tune_mode() != HOP_TUNE_OFF && hop_calib_cpu_curve(&cpu_cal.curve);
+  if (cpu_cal.have)
+    hop_log(2, "cpu: predictions from the calibrated curve (%d sizes)", cpu_cal.curve.n);
+}
+
+double hop_calib_cpu_seconds(const struct hop_gemm *g)
+{
+  pthread_once(&cpu_cal.once, cpu_cal_load);
+  if (!cpu_cal.have)
+    return -1.0;
+  double size = cbrt((double)g->m * g->n * g->k);
+  return hop_gemm_flops(g) / (hop_curve_gflops(&cpu_cal.curve, size) * 1e9);
+}
+
+bool hop_calib_cpu_describe(char *buf, size_t len)
+{
+  pthread_once(&cpu_cal.once, cpu_cal_load);
+  if (!cpu_cal.have)
+    return false;
+  hop_curve_format(&cpu_cal.curve, buf, len);
+  return true;
+}
