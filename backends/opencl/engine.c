@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "family.h"
+#include "tune.h"
 
 /* After this many failed calls in a row the device is treated as lost. */
 enum { MAX_FAILURES = 3 };
@@ -58,6 +59,7 @@ static enum hop_status ocl_init(void **state, char *why, size_t len)
   }
   model_init(st);
   hop_ocl_family_choose(st);
+  hop_ocl_tune_attach(st); /* the lookup chain of parameters, the calibration (tune_select.c) */
   *state = st;
   return HOP_OK;
 }
@@ -68,6 +70,9 @@ static double ocl_predict(void *state, const struct hop_gemm *g)
   const struct hop_ocl_state *st = state;
   if (st->declines)
     return -1.0;
+  double calibrated = hop_ocl_calib_seconds(st, g); /* measured by `hopblas tune` */
+  if (calibrated >= 0.0)
+    return calibrated;
   double m = g->m, n = g->n, k = g->k;
   double size = cbrt(m * n * k);
   double rate = st->model.peak_flops * size / (size + st->model.half_size);
@@ -83,7 +88,7 @@ static enum hop_status ocl_gemm(void *state, const struct hop_gemm *g)
 {
   struct hop_ocl_state *st = state;
   pthread_mutex_lock(&st->lock);
-  enum hop_status rc = st->off ? HOP_DECLINED : hop_ocl_program_ready(st);
+  enum hop_status rc = st->off ? HOP_DECLINED : hop_ocl_tune_select(st, g);
   if (rc == HOP_OK) {
     hop_ocl_family_call_begin(st);
     rc = hop_ocl_run(st, g);
@@ -113,12 +118,7 @@ static void ocl_describe(void *state, FILE *out)
             p->mwg, p->nwg, p->kwg, p->mdimc, p->ndimc, p->vwm, p->vwn, p->vwl, st->params_why);
   fprintf(out, "  program: %s\n", st->prog.tried ? st->prog.origin : "built on the first call");
   fprintf(out, "  largest buffer: %.1f MiB\n", (double)st->cap / (1 << 20));
-  fprintf(out, "  cost model (untuned default): setup %.0f us, %s, %.1f GFLOPS at large sizes "
-               "(half of it at n = %.0f)\n",
-          st->model.setup_s * 1e6, st->memory == HOP_OCL_STAGED ? "link counted" : "no transfers",
-          st->model.peak_flops * 1e-9, st->model.half_size);
-  if (st->memory == HOP_OCL_STAGED)
-    fprintf(out, "  link: %.1f GB/s (untuned default)\n", st->model.link_bytes_s * 1e-9);
+  hop_ocl_tune_describe(st, out); /* tuning, and the cost model with its calibration */
   if (st->off)
     fprintf(out, "  off: repeated device failures\n");
   pthread_mutex_unlock(&st->lock);
@@ -132,5 +132,5 @@ const struct hop_backend hop_backend_opencl = {
   .predict = ocl_predict,
   .gemm = ocl_gemm,
   .describe = ocl_describe,
-  .detail = hop_ocl_family_detail,
+  .detail = hop_ocl_tune_detail,
 };

@@ -47,3 +47,10 @@ test_opencl_fam_build_LDADD = -lOpenCL
 TESTS += test/opencl/families.test test/opencl/families-limits.test
 endif
 dist_check_SCRIPTS += test/opencl/families.test test/opencl/families-limits.test
+
+# The tuner: parameter spaces, search, lookup chain, built-in table, calibration (issue 6).
+if HOP_OPENCL
+libhopcore_la_SOURCES += backends/opencl/tune.h backends/opencl/tune.c \
+	backends/opencl/tune_space.c backends/opencl/tune_select.c backends/opencl/tune_table.c \
+	backends/opencl/tune_calib.c
+endif

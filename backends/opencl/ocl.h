@@ -120,6 +120,7 @@ struct hop_ocl_state {
   struct hop_ocl_pool pool;
   size_t cap;           /* largest buffer (or wrapped host region) a call plans for */
   struct hop_ocl_model model;
+  struct hop_ocl_tune *tune; /* parameters per size bucket, calibration (tune.h) */
   struct hop_ocl_fault fault;
   long queue_window;    /* HOPBLAS_QUEUE_WINDOW */
   int failures;         /* consecutive failed calls */

@@ -1,0 +1,388 @@
+/* The search (tune.h): every candidate of the family's space is built,
+ * checked against the CPU reference (a fast wrong kernel never wins) and
+ * timed with profiling events on resident operands.  A timed interval
+ * holds enough launches to last 1 ms and 1000 ticks of the device's timer
+ * (1 us on NVIDIA's), and the best of three such intervals counts.  The
+ * default is measured first, whatever the budget, so every result has its
+ * gain; the budget stops the search from starting a new candidate once one
+ * has been right (until then it goes on: a result must be correct).
+ *
+ * Candidates are built from source here, not through program.c, so the
+ * program-binary cache keeps only what calls use. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "tune.h"
+
+enum { MAX_CANDIDATES = 128, ODD_M = 67, ODD_N = 45, ODD_K = 33 };
+
+struct search {
+  struct hop_ocl_state *st;
+  const struct hop_tune_space *sp;
+  const struct hop_tune_opts *o;
+  struct hop_tune_result *r;
+  struct hop_tune_bench b;
+  cl_mem odd_c;                    /* the small odd-shaped check's C */
+  float *ref, *bound, *odd_ref, *odd_bound, *out;
+  double deadline, t0, min_interval, best_s;
+  struct hop_tune_point seen[MAX_CANDIDATES];
+  int nseen, checked;
+};
+
+static double now(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* ---- the reference ---------------------------------------------------------- */
+
+/* C = op(A) op(B) in float on the CPU engine, and |op(A)| |op(B)|, the scale of
+ * each element's rounding error (the contract's bound). */
+static void reference(int m, int n, int k, bool ta, bool tb, const float *a, const float *b,
+                      int ld, float *ref, float *bound)
+{
+  struct hop_gemm g = {.dtype = HOP_DTYPE_S, .symbol = "tune", .ta = ta, .tb = tb, .m = m,
+                       .n = n, .k = k, .alpha = 1.0f, .beta = 0.0f, .a = a, .lda = ld,
+                       .b = b, .ldb = ld, .c = ref, .ldc = m};
+  hop_cpu_gemm(&g);
+  size_t na = (size_t)ld * (size_t)ld;
+  float *aa = malloc(na * sizeof *aa), *ab = malloc(na * sizeof *ab);
+  if (aa == NULL || ab == NULL) { /* no bound: every element gets the largest one */
+    for (size_t i = 0; i < (size_t)m * (size_t)n; i++)
+      bound[i] = (float)k;
+    free(aa), free(ab);
+    return;
+  }
+  for (size_t i = 0; i < na; i++)
+    aa[i] = fabsf(a[i]), ab[i] = fabsf(b[i]);
+  g.a = aa, g.b = ab, g.c = bound;
+  hop_cpu_gemm(&g);
+  free(aa), free(ab);
+}
+
+/* |got - ref| <= 4 k eps (|A||B|)_ij, and no NaN. */
+static bool matches(const float *got, const float *ref, const float *bound, size_t count, int k)
+{
+  const double eps = 5.96e-8;
+  for (size_t i = 0; i < count; i++) {
+    double tol = 4.0 * k * eps * bound[i] + 1e-30;
+    if (!(fabs((double)got[i] - (double)ref[i]) <= tol))
+      return false;
+  }
+  return true;
+}
+
+/* ---- one candidate ------------------------------------------------------------ */
+
+static cl_int build(struct search *s, const struct hop_tune_point *p, char *why, size_t len)
+{
+  struct hop_ocl_state *st = s->st;
+  const struct hop_ocl_family *f = st->family;
+  const struct hop_ocl_device *d = hop_ocl_device(st);
+  s->sp->set(st, p);
+  char *src = hop_ocl_family_source(f, why, len), options[512];
+  if (src == NULL)
+    return CL_OUT_OF_HOST_MEMORY;
+  f->options(st, &st->params, options, sizeof options);
+  cl_int err;
+  struct hop_ocl_program *pr = &st->prog;
+  *pr = (struct hop_ocl_program){.tried = true, .status = HOP_OK, .params = st->params};
+  pr->program = clCreateProgramWithSource(st->ctx, 1, (const char **)&src, NULL, &err);
+  free(src);
+  if (err == CL_SUCCESS)
+    err = clBuildProgram(pr->program, 1, &d->id, options, NULL, NULL);
+  size_t items = f->group_items(pr);
+  for (int k = 0; k < HOP_OCL_KERNELS && err == CL_SUCCESS; k++) {
+    size_t wg = 0;
+    pr->kernel[k] = clCreateKernel(pr->program, f->kernel_name(k), &err);
+    if (err == CL_SUCCESS)
+      err = clGetKernelWorkGroupInfo(pr->kernel[k], d->id, CL_KERNEL_WORK_GROUP_SIZE, sizeof wg,
+                                     &wg, NULL);
+    if (err == CL_SUCCESS && wg < items) {
+      snprintf(why, len, "the build runs %zu work-items per group, %zu asked", wg, items);
+      return CL_INVALID_WORK_GROUP_SIZE;
+    }
+  }
+  if (err != CL_SUCCESS)
+    snprintf(why, len, "build failed (error %d)", (int)err);
+  return err;
+}
+
+static struct hop_ocl_launch main_launch(const struct search *s)
+{
+  int n = s->b.n;
+  return (struct hop_ocl_launch){.kernel = HOP_OCL_SGEMM, .m = n, .n = n, .k = n, .alpha = 1.0f,
+                                 .beta = 0.0f, .a = s->b.a, .b = s->b.b, .cin = s->b.c,
+                                 .cout = s->b.c, .lda = n, .ldb = n, .ldcin = n, .ldcout = n};
+}
+
+/* Run l once and read C back; false when the device failed. */
+static bool run_once(struct search *s, const struct hop_ocl_launch *l, cl_mem c, size_t count)
+{
+  cl_event ev = NULL;
+  cl_int err = s->sp->launch(s->st, &s->b, l, &ev);
+  if (err == CL_SUCCESS)
+    err = clEnqueueReadBuffer(s->st->q[HOP_OCL_Q_EXEC], c, CL_TRUE, 0, count * sizeof(float),
+                              s->out, 1, &ev, NULL);
+  if (ev != NULL)
+    clReleaseEvent(ev);
+  return err == CL_SUCCESS;
+}
+
+/* Both checks: the n x n problem, and a small odd one with both operands
+ * transposed (edges of every tile).  Candidate wrong_at is made wrong on
+ * purpose (HOPBLAS_TUNE_FAULT), to prove the check refuses it. */
+static const char *check(struct search *s)
+{
+  size_t nn = (size_t)s->b.n * (size_t)s->b.n;
+  struct hop_ocl_launch l = main_launch(s);
+  if (!run_once(s, &l, s->b.c, nn))
+    return "the launch failed";
+  if (s->o->wrong_at == ++s->checked)
+    s->out[nn / 2] += 1.0f;
+  if (!matches(s->out, s->ref, s->bound, nn, s->b.n))
+    return "wrong result";
+  l = (struct hop_ocl_launch){.kernel = HOP_OCL_SGEMM, .m = ODD_M, .n = ODD_N, .k = ODD_K,
+                              .alpha = 1.0f, .beta = 0.0f, .ta = true, .tb = true, .a = s->b.a,
+                              .b = s->b.b, .cin = s->odd_c, .cout = s->odd_c, .lda = s->b.n,
+                              .ldb = s->b.n, .ldcin = ODD_M, .ldcout = ODD_M};
+  if (!run_once(s, &l, s->odd_c, (size_t)ODD_M * ODD_N))
+    return "the launch failed (odd shape)";
+  if (!matches(s->out, s->odd_ref, s->odd_bound, (size_t)ODD_M * ODD_N, ODD_K))
+    return "wrong result (odd shape)";
+  return NULL;
+}
+
+/* Seconds per launch: reps launches back to back between the first's start
+ * and the last's end, reps doubled until the interval is long enough. */
+static double timed(struct search *s, int *reps)
+{
+  struct hop_ocl_launch l = main_launch(s);
+  for (;;) {
+    cl_event first = NULL, last = NULL;
+    cl_int err = CL_SUCCESS;
+    for (int i = 0; i < *reps && err == CL_SUCCESS; i++) {
+      cl_event ev = NULL;
+      err = s->sp->launch(s->st, &s->b, &l, &ev);
+      if (first == NULL)
+        first = ev;
+      else if (last != NULL)
+        clReleaseEvent(last);
+      if (ev != first)
+        last = ev;
+    }
+    cl_ulong t0 = 0, t1 = 0;
+    if (err == CL_SUCCESS)
+      err = clWaitForEvents(1, last ? &last : &first);
+    if (err == CL_SUCCESS)
+      err = clGetEventProfilingInfo(first, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL);
+    if (err == CL_SUCCESS)
+      err = clGetEventProfilingInfo(last ? last : first, CL_PROFILING_COMMAND_END, sizeof t1, &t1,
+                                    NULL);
+    if (first != NULL)
+      clReleaseEvent(first);
+    if (last != NULL)
+      clReleaseEvent(last);
+    if (err != CL_SUCCESS || t1 <= t0)
+      return -1.0;
+    double sec = 1e-9 * (double)(t1 - t0);
+    if (sec >= s->min_interval || *reps >= (1 << 16) || now() > s->deadline)
+      return sec / *reps;
+    *reps *= sec > 0 ? (int)fmin(64.0, ceil(1.25 * s->min_interval / sec)) : 2;
+    if (*reps < 2)
+      *reps = 2;
+  }
+}
+
+static bool already_seen(struct search *s, const struct hop_tune_point *p)
+{
+  for (int i = 0; i < s->nseen; i++)
+    if (hop_tune_point_equal(&s->seen[i], p))
+      return true;
+  if (s->nseen < MAX_CANDIDATES)
+    s->seen[s->nseen++] = *p;
+  return false;
+}
+
+/* Measure p; its seconds per launch, or < 0 when it was refused. */
+static double measure(struct search *s, const struct hop_tune_point *p)
+{
+  char why[160] = "";
+  double sec = -1.0;
+  const char *bad = NULL;
+  if (!s->sp->fits(s->st, p, why, sizeof why))
+    bad = why;
+  else if (build(s, p, why, sizeof why) != CL_SUCCESS)
+    bad = why;
+  else if ((bad = check(s)) == NULL) {
+    int reps = 1;
+    sec = timed(s, &reps);
+    for (int i = 0; i < 2 && sec > 0 && sec < 2.0 * s->best_s && now() < s->deadline; i++) {
+      double again = timed(s, &reps);
+      sec = again > 0 && again < sec ? again : sec;
+    }
+    if (sec <= 0)
+      bad = "the timing events failed";
+  }
+  hop_ocl_program_release(&s->st->prog);
+  s->r->tried++;
+  if (s->o->progress != NULL)
+    s->o->progress(s->r->tried, now() - s->t0, s->o->budget_s, s->o->arg);
+  char text[200];
+  hop_tune_point_format(s->sp, p, text, sizeof text);
+  if (bad != NULL) {
+    s->r->rejected++;
+    hop_log(2, "tune: n=%d candidate %d %s refused: %s", s->b.n, s->r->tried, text, bad);
+    return -1.0;
+  }
+  hop_log(3, "tune: n=%d candidate %d %s %.3f ms, %.2f GFLOPS", s->b.n, s->r->tried, text,
+          sec * 1e3, 2e-9 * pow(s->b.n, 3) / sec);
+  return sec;
+}
+
+/* ---- the test problem ------------------------------------------------------- */
+
+static cl_mem device_copy(struct hop_ocl_state *st, const float *host, size_t count, cl_int *err)
+{
+  cl_mem_flags flags = CL_MEM_READ_WRITE | (host != NULL ? CL_MEM_COPY_HOST_PTR : 0);
+  return clCreateBuffer(st->ctx, flags, count * sizeof(float), (void *)host, err);
+}
+
+/* Operands, their references and a profiling queue in place of the kernel queue. */
+static bool setup(struct search *s, int n, cl_command_queue *saved)
+{
+  struct hop_ocl_state *st = s->st;
+  const struct hop_ocl_device *d = hop_ocl_device(st);
+  size_t nn = (size_t)n * (size_t)n, odd = (size_t)ODD_M * ODD_N;
+  float *ha = malloc(nn * sizeof *ha), *hb = malloc(nn * sizeof *hb);
+  s->ref = malloc(nn * sizeof *s->ref), s->bound = malloc(nn * sizeof *s->bound);
+  s->out = malloc(nn * sizeof *s->out);
+  s->odd_ref = malloc(odd * sizeof *s->odd_ref), s->odd_bound = malloc(odd * sizeof *s->odd_bound);
+  s->b = (struct hop_tune_bench){.n = n, .ha = ha, .hb = hb};
+  if (!ha || !hb || !s->ref || !s->bound || !s->out || !s->odd_ref || !s->odd_bound) {
+    snprintf(s->r->why, sizeof s->r->why, "out of host memory for n = %d", n);
+    return false;
+  }
+  unsigned x = 12345u;
+  for (size_t i = 0; i < nn; i++) {
+    x = x * 1664525u + 1013904223u, ha[i] = (float)(x >> 8) / 8388608.0f - 1.0f;
+    x = x * 1664525u + 1013904223u, hb[i] = (float)(x >> 8) / 8388608.0f - 1.0f;
+  }
+  reference(n, n, n, false, false, ha, hb, n, s->ref, s->bound);
+  reference(ODD_M, ODD_N, ODD_K, true, true, ha, hb, n, s->odd_ref, s->odd_bound);
+  cl_int err = CL_SUCCESS, e2 = CL_SUCCESS, e3 = CL_SUCCESS, e4 = CL_SUCCESS;
+  s->b.a = device_copy(st, ha, nn, &err);
+  s->b.b = device_copy(st, hb, nn, &e2);
+  s->b.c = device_copy(st, NULL, nn, &e3);
+  s->odd_c = device_copy(st, NULL, odd, &e4);
+  cl_command_queue q = NULL;
+  if (err == CL_SUCCESS && e2 == CL_SUCCESS && e3 == CL_SUCCESS && e4 == CL_SUCCESS)
+    q = clCreateCommandQueue(st->ctx, d->id, CL_QUEUE_PROFILING_ENABLE, &err);
+  if (q == NULL) {
+    snprintf(s->r->why, sizeof s->r->why, "device buffers or a profiling queue for n = %d: "
+             "error %d", n, (int)(err ? err : e2 ? e2 : e3 ? e3 : e4));
+    return false;
+  }
+  *saved = st->q[HOP_OCL_Q_EXEC];
+  st->q[HOP_OCL_Q_EXEC] = q;
+  size_t res_ns = 0;
+  clGetDeviceInfo(d->id, CL_DEVICE_PROFILING_TIMER_RESOLUTION, sizeof res_ns, &res_ns, NULL);
+  s->min_interval = fmax(1e-3, 1000.0 * 1e-9 * (double)res_ns);
+  return true;
+}
+
+static void teardown(struct search *s, cl_command_queue saved)
+{
+  struct hop_ocl_state *st = s->st;
+  if (saved != NULL) {
+    clFinish(st->q[HOP_OCL_Q_EXEC]);
+    clReleaseCommandQueue(st->q[HOP_OCL_Q_EXEC]);
+    st->q[HOP_OCL_Q_EXEC] = saved;
+  }
+  cl_mem mems[] = {s->b.a, s->b.b, s->b.c, s->odd_c};
+  for (size_t i = 0; i < 4; i++)
+    if (mems[i] != NULL)
+      clReleaseMemObject(mems[i]);
+  free((void *)s->b.ha), free((void *)s->b.hb);
+  free(s->ref), free(s->bound), free(s->out), free(s->odd_ref), free(s->odd_bound);
+}
+
+/* CL_KERNEL_WORK_GROUP_SIZE of the sgemm kernel built with p, within the device's limit. */
+static size_t kernel_group_limit(struct search *s, const struct hop_tune_point *p)
+{
+  char why[160];
+  size_t wg = 0, dev = hop_ocl_device(s->st)->max_wg;
+  if (build(s, p, why, sizeof why) == CL_SUCCESS)
+    clGetKernelWorkGroupInfo(s->st->prog.kernel[HOP_OCL_SGEMM], hop_ocl_device(s->st)->id,
+                             CL_KERNEL_WORK_GROUP_SIZE, sizeof wg, &wg, NULL);
+  hop_ocl_program_release(&s->st->prog);
+  return wg > 0 && wg < dev ? wg : dev;
+}
+
+static void search(struct search *s)
+{
+  struct hop_tune_result *r = s->r;
+  struct hop_tune_point cands[MAX_CANDIDATES];
+  already_seen(s, &r->dflt);
+  s->best_s = INFINITY;
+  double t = measure(s, &r->dflt);
+  s->best_s = t > 0 ? t : INFINITY;
+  r->dflt_gflops = t > 0 ? 2e-9 * pow(s->b.n, 3) / t : 0.0;
+  r->best = r->dflt;
+  size_t kwg = kernel_group_limit(s, &r->dflt);
+  for (int stage = 0; s->sp->stage(s->st, stage, &r->dflt, s->b.n, kwg, cands, 1) > 0; stage++)
+    r->stages = stage + 1;
+  for (int stage = 0; stage < r->stages; stage++) {
+    size_t count = s->sp->stage(s->st, stage, &r->best, s->b.n, kwg, cands, MAX_CANDIDATES);
+    for (size_t i = 0; i < count; i++) {
+      if (already_seen(s, &cands[i]))
+        continue;
+      if (now() >= s->deadline && s->best_s < INFINITY) { /* go on until one is right */
+        r->budget_hit = true;
+        return;
+      }
+      t = measure(s, &cands[i]);
+      if (t > 0 && t < s->best_s)
+        s->best_s = t, r->best = cands[i];
+    }
+    r->stages_done = stage + 1;
+  }
+}
+
+bool hop_ocl_tune_run(struct hop_ocl_state *st, const struct hop_tune_opts *o,
+                      struct hop_tune_result *r)
+{
+  *r = (struct hop_tune_result){.budget_s = o->budget_s};
+  struct search s = {.st = st, .sp = hop_tune_space_of(st->family), .o = o, .r = r};
+  if (s.sp == NULL) {
+    snprintf(r->why, sizeof r->why, "the %s family has no parameter space", st->family->name);
+    return false;
+  }
+  char note[160];
+  hop_ocl_tune_default(st, &r->dflt, note, sizeof note);
+  /* The engine's program and parameters, put back afterwards. */
+  struct hop_ocl_program saved_prog = st->prog;
+  struct hop_tune_point saved_point;
+  s.sp->get(st, &saved_point);
+  cl_command_queue saved_q = NULL;
+  s.t0 = now();
+  s.deadline = s.t0 + o->budget_s;
+  double flops = 2.0 * pow(o->n, 3);
+  if (setup(&s, o->n, &saved_q)) {
+    search(&s);
+    if (s.best_s < INFINITY) {
+      r->best_gflops = flops / s.best_s * 1e-9;
+    } else {
+      snprintf(r->why, sizeof r->why, "no candidate computed correctly (%d refused)", r->rejected);
+    }
+  }
+  teardown(&s, saved_q);
+  st->prog = saved_prog;
+  s.sp->set(st, &saved_point);
+  r->spent_s = now() - s.t0;
+  return r->why[0] == '\0';
+}

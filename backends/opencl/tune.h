@@ -1,0 +1,123 @@
+/* The OpenCL engine's tuner (issue 6, DESIGN §6): each kernel family's
+ * parameter space, the search over it (tune.c), the one lookup chain that
+ * gives a call its parameters (tune_select.c: user cache -> built-in table
+ * by device, family, vendor -> the family's default), the built-in table
+ * (tune_table.c) and the calibration of the cost model (tune_calib.c). */
+#ifndef HOP_OCL_TUNE_H
+#define HOP_OCL_TUNE_H
+
+#include "family.h"
+#include "tune_cache.h"
+
+/* ---- parameter spaces ------------------------------------------------------
+ * A family's tunables as named integers, "NAME=V,NAME=V" in the cache and
+ * the table.  A family registers its space in tune_space.c's list. */
+enum { HOP_TUNE_PARAMS = 12 };
+
+struct hop_tune_point {
+  int v[HOP_TUNE_PARAMS]; /* in the order of the space's names */
+};
+
+/* Resident operands of one square sgemm, the tuner's test problem. */
+struct hop_tune_bench {
+  int n;
+  cl_mem a, b, c;      /* n x n floats each, column-major */
+  const float *ha, *hb; /* their host copies */
+};
+
+struct hop_tune_space {
+  const char *family;
+  const char *const *names; /* NULL-terminated, at most HOP_TUNE_PARAMS */
+  const char *const *knobs; /* configuration keys that set them: when one is set, the user's choice stands */
+  /* The parameters the engine has now; then, for a build, the new ones. */
+  void (*get)(const struct hop_ocl_state *st, struct hop_tune_point *p);
+  void (*set)(struct hop_ocl_state *st, const struct hop_tune_point *p);
+  /* Can this device run them (local memory, work-group limits)? */
+  bool (*fits)(const struct hop_ocl_state *st, const struct hop_tune_point *p, char *why,
+               size_t len);
+  /* Candidates of one stage of the search, around best; 0 when the stage
+   * is past the last.  kwg bounds the work-group (CL_KERNEL_WORK_GROUP_SIZE
+   * of the default's build, within the device's limits). */
+  size_t (*stage)(const struct hop_ocl_state *st, int stage, const struct hop_tune_point *best,
+                  int n, size_t kwg, struct hop_tune_point *out, size_t max);
+  /* One launch of C(m x n) = alpha op(A) op(B) + beta C on the bench's
+   * buffers, with the program in st->prog; the event is the kernel's. */
+  cl_int (*launch)(struct hop_ocl_state *st, const struct hop_tune_bench *b,
+                   const struct hop_ocl_launch *l, cl_event *done);
+};
+
+const struct hop_tune_space *hop_tune_space_of(const struct hop_ocl_family *f);
+void hop_tune_point_format(const struct hop_tune_space *s, const struct hop_tune_point *p,
+                           char *buf, size_t len);
+/* "NAME=V,..." over base; false when a name is unknown or a value not a number in [0, 4096]. */
+bool hop_tune_point_parse(const struct hop_tune_space *s, const char *text,
+                          struct hop_tune_point *p);
+bool hop_tune_point_equal(const struct hop_tune_point *a, const struct hop_tune_point *b);
+
+/* ---- the search (tune.c) ---------------------------------------------------- */
+struct hop_tune_opts {
+  int n;                /* the test problem: n x n x n sgemm */
+  double budget_s;      /* stop starting candidates after this; the default is always measured */
+  long wrong_at;        /* test knob HOPBLAS_TUNE_FAULT=wrong:N: candidate N computes wrongly */
+  void (*progress)(int tried, double spent, double budget, void *arg);
+  void *arg;
+};
+
+struct hop_tune_result {
+  struct hop_tune_point best, dflt;
+  double best_gflops, dflt_gflops; /* kernel rates (profiling events, resident operands) */
+  int tried, rejected;             /* candidates measured (the default included), refused */
+  int stages_done, stages;
+  double spent_s, budget_s;
+  bool budget_hit;                 /* stopped because the budget was spent */
+  char why[160];                   /* on failure */
+};
+
+/* Under the engine's lock.  Leaves the engine's program as it was. */
+bool hop_ocl_tune_run(struct hop_ocl_state *st, const struct hop_tune_opts *o,
+                      struct hop_tune_result *r);
+/* The parameters tuning is measured against: the lookup chain without the
+ * user cache (built-in table, else the family's default; HOPBLAS_OPENCL_PARAMS
+ * when the user set it).  False when the family has no space. */
+bool hop_ocl_tune_default(const struct hop_ocl_state *st, struct hop_tune_point *p, char *note,
+                          size_t len);
+/* Store r for the size bucket of n (and flush the cache file). */
+void hop_ocl_tune_store(struct hop_ocl_state *st, int n, const struct hop_tune_result *r);
+
+/* ---- the lookup chain (tune_select.c) -------------------------------------- */
+enum { HOP_TUNE_BUCKETS = 10, HOP_TUNE_BUCKET_MIN = 5 }; /* n = 32 ... 16384 */
+int hop_tune_bucket(double size);            /* index of cbrt(m n k)'s power of two */
+int hop_tune_bucket_size(int bucket);        /* its n */
+void hop_ocl_tune_scope(const struct hop_ocl_state *st, char *buf, size_t len);
+/* Once, at engine start: the family's default and the tuning state. */
+void hop_ocl_tune_attach(struct hop_ocl_state *st);
+/* Before a call, under the lock: the parameters for g's bucket and their program. */
+enum hop_status hop_ocl_tune_select(struct hop_ocl_state *st, const struct hop_gemm *g);
+const char *hop_ocl_tune_detail(void *state);
+void hop_ocl_tune_describe(struct hop_ocl_state *st, FILE *out);
+/* Forget what the lookup chain resolved, after new results were stored. */
+void hop_ocl_tune_forget(struct hop_ocl_state *st);
+
+/* ---- the built-in table (tune_table.c) ------------------------------------- */
+/* The table's parameters for this device and family, over *p; the note says which entry. */
+bool hop_tune_table_lookup(const struct hop_ocl_state *st, const struct hop_tune_space *s,
+                           struct hop_tune_point *p, char *note, size_t len);
+
+/* ---- calibration of the cost model (tune_calib.c) -------------------------- */
+struct hop_ocl_calib {
+  bool have;
+  double setup_s, link_bytes_s;
+  struct hop_curve rate; /* effective GFLOPS of whole calls, by size */
+};
+void hop_ocl_calib_load(struct hop_ocl_state *st, struct hop_ocl_calib *c);
+bool hop_ocl_calib_measure(struct hop_ocl_state *st, const int *sizes, double budget_s,
+                           struct hop_ocl_calib *out,
+                           void (*progress)(int done, int count, void *arg), void *arg);
+/* The engine's calibration (tune_select.c keeps it), NULL without tuning state. */
+struct hop_ocl_calib *hop_ocl_tune_calib(const struct hop_ocl_state *st);
+/* Predicted seconds of g from the calibration; negative when there is none. */
+double hop_ocl_calib_seconds(const struct hop_ocl_state *st, const struct hop_gemm *g);
+void hop_ocl_calib_describe(const struct hop_ocl_state *st, const struct hop_ocl_calib *c,
+                            FILE *out);
+
+#endif
