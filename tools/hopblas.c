@@ -20,6 +20,7 @@ static int cli_help(int argc, char **argv);
 
 static const struct hop_cli_command commands[] = {
   {"info", hop_cli_info, "engines found, why others are off, routing thresholds, paths"},
+  {"tune", hop_cli_tune, "tune the OpenCL kernels and calibrate the router (see --help)"},
 #ifdef HOP_CLI_BENCH
   {"bench", hop_cli_bench, "measure engines against OpenBLAS and CLBlast (see --help)"},
 #endif

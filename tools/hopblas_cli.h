@@ -10,5 +10,6 @@ struct hop_cli_command {
 
 int hop_cli_info(int argc, char **argv);
 int hop_cli_bench(int argc, char **argv);
+int hop_cli_tune(int argc, char **argv);
 
 #endif
