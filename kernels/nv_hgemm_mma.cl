@@ -70,31 +70,31 @@
 /* A __local pointer converted to an integer is its .shared address. */
 static inline uint4 nv_ldsm_x4(const __local ushort *t, int off)
 {
-  uint4 r;
+  uint r0, r1, r2, r3; /* asm outputs are plain scalars */
   asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
-               : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w)
+               : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3)
                : "r"((uint)(size_t)(t + off)));
-  return r;
+  return (uint4)(r0, r1, r2, r3);
 }
 
 static inline uint4 nv_ldsm_x4_trans(const __local ushort *t, int off)
 {
-  uint4 r;
+  uint r0, r1, r2, r3; /* asm outputs are plain scalars */
   asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];"
-               : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w)
+               : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3)
                : "r"((uint)(size_t)(t + off)));
-  return r;
+  return (uint4)(r0, r1, r2, r3);
 }
 
 static inline void nv_mma_f16(float4 *d, uint4 a, uint2 b)
 {
-  float4 r;
-  asm("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, "
-      "{%8, %9}, {%10, %11, %12, %13};"
-      : "=f"(r.x), "=f"(r.y), "=f"(r.z), "=f"(r.w)
+  float r0, r1, r2, r3;
+  asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 "
+      "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%10, %11, %12, %13};"
+      : "=f"(r0), "=f"(r1), "=f"(r2), "=f"(r3)
       : "r"(a.x), "r"(a.y), "r"(a.z), "r"(a.w), "r"(b.x), "r"(b.y), "f"(d->x), "f"(d->y),
         "f"(d->z), "f"(d->w));
-  *d = r;
+  *d = (float4)(r0, r1, r2, r3);
 }
 #endif
 

@@ -31,7 +31,7 @@ struct opts {
   int nfiles;
   const char *kernel, *build, *platform, *label;
   enum dtype dt;
-  int m, n, k, ta, tb, pad, off, reps, check, verbose; /* check: 0 none, 1 sample, 2 full */
+  int m, n, k, ta, tb, pad, off, reps, check, verbose, probe; /* check: 0 none, 1 sample, 2 full */
   size_t lx, ly, bm, bn;
   float alpha, beta;
 };
@@ -107,6 +107,7 @@ static void usage(void)
           "usage: clprobe -f FILE.cl [-f MORE.cl] -K KERNEL -L LX[,LY] -W BM,BN [-D 'OPTS']\n"
           "         [-t s|h|sh] [-m M -n N -k K] [-T NN|NT|TN|TT] [-a ALPHA] [-b BETA]\n"
           "         [-r REPS] [-c none|sample|full] [-p PAD] [-o OFF] [-P PLATFORM] [-l LABEL] [-v]\n"
+          "       clprobe -probe -f kernels/nv_probe.cl -K nv_ptx_probe [-P PLATFORM] [-v]\n"
           "Work-group (i, j) computes C rows [i*BM, i*BM+BM) x columns [j*BN, j*BN+BN);\n"
           "global size = (ceil(M/BM)*LX, ceil(N/BN)*LY).  Exit 0: correct, 1: wrong, 2: error.\n");
   exit(2);
@@ -119,8 +120,8 @@ static void parse(int argc, char **argv, struct opts *o)
   o->alpha = 1.0f, o->ly = 1;
   for (int i = 1; i < argc; i++) {
     const char *f = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-    if (strcmp(f, "-v") == 0) {
-      o->verbose = 1;
+    if (strcmp(f, "-v") == 0 || strcmp(f, "-probe") == 0) {
+      *(f[1] == 'v' ? &o->verbose : &o->probe) = 1;
       continue;
     }
     if (v == NULL || f[0] != '-' || f[1] == 0 || f[2] != 0)
@@ -151,6 +152,8 @@ static void parse(int argc, char **argv, struct opts *o)
     default: usage();
     }
   }
+  if (o->probe && o->nfiles > 0 && o->kernel != NULL)
+    return;
   if (o->nfiles == 0 || o->kernel == NULL || o->lx == 0 || o->ly == 0 || o->bm == 0 ||
       o->bn == 0 || o->m <= 0 || o->n <= 0 || o->k <= 0 || o->reps <= 0 || o->pad < 0 || o->off < 0)
     usage();
@@ -335,6 +338,42 @@ static int cmp_double(const void *x, const void *y)
   return (a > b) - (a < b);
 }
 
+/* kernels/nv_probe.cl: one work-group of 32 writes two small exact
+ * products (see the kernel's header); 0 when both are right. */
+static int run_probe(cl_context ctx, cl_command_queue q, cl_kernel kern)
+{
+  float out[384], want[384];
+  for (int i = 0; i < 16; i++)
+    for (int j = 0; j < 16; j++) {
+      double s16 = 0.0, s8 = 0.0;
+      for (int l = 0; l < 16; l++) {
+        double p = (double)((i + 2 * l) % 5 - 2) * ((3 * l + j) % 7 - 3);
+        s16 += p;
+        s8 += l < 8 ? p : 0.0;
+      }
+      want[i * 16 + j] = (float)s16;
+      if (j < 8)
+        want[256 + i * 8 + j] = (float)s8;
+    }
+  cl_int err;
+  cl_mem buf = clCreateBuffer(ctx, CL_MEM_WRITE_ONLY, sizeof out, NULL, &err);
+  size_t n = 32;
+  if (err == CL_SUCCESS)
+    err = clSetKernelArg(kern, 0, sizeof buf, &buf);
+  if (err == CL_SUCCESS)
+    err = clEnqueueNDRangeKernel(q, kern, 1, NULL, &n, &n, 0, NULL, NULL);
+  if (err == CL_SUCCESS)
+    err = clEnqueueReadBuffer(q, buf, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL);
+  if (err != CL_SUCCESS)
+    die("running the probe", err);
+  int bad = 0;
+  for (int i = 0; i < 384; i++)
+    if (out[i] != want[i] && bad++ < 3)
+      fprintf(stderr, "clprobe: probe out[%d] = %g, expected %g\n", i, out[i], want[i]);
+  printf("nv_ptx_probe: %s (%d of 384 wrong)\n", bad ? "WRONG" : "ok", bad);
+  return bad ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
   struct opts o;
@@ -351,6 +390,8 @@ int main(int argc, char **argv)
     die("clCreateCommandQueue", err);
   double build_s;
   cl_kernel kern = build(ctx, dev, &o, &build_s);
+  if (o.probe)
+    return run_probe(ctx, q, kern);
 
   int half_ab = o.dt != DT_S, half_c = o.dt == DT_H;
   struct mat a, b, c0, c;
