@@ -29,6 +29,8 @@ struct search {
   double deadline, t0, min_interval, best_s;
   struct hop_tune_point seen[MAX_CANDIDATES];
   int nseen, checked;
+  bool have_prog;               /* st->prog is built with `built`'s compiled-in parameters */
+  struct hop_tune_point built;
 };
 
 static double now(void)
@@ -208,6 +210,41 @@ static bool already_seen(struct search *s, const struct hop_tune_point *p)
   return false;
 }
 
+/* Does the program built for `built` serve p (what differs applies at launch)? */
+static bool same_build(const struct search *s, const struct hop_tune_point *p)
+{
+  if (!s->have_prog)
+    return false;
+  for (int i = 0; s->sp->names[i] != NULL; i++)
+    if ((s->sp->rebuild >> i & 1u) && s->built.v[i] != p->v[i])
+      return false;
+  return true;
+}
+
+static void drop_program(struct search *s)
+{
+  hop_ocl_program_release(&s->st->prog);
+  s->have_prog = false;
+}
+
+/* Build p's program, unless the one built already serves it. */
+static cl_int prepare(struct search *s, const struct hop_tune_point *p, char *why, size_t len)
+{
+  if (same_build(s, p)) {
+    s->sp->set(s->st, p);
+    return CL_SUCCESS;
+  }
+  drop_program(s);
+  cl_int err = build(s, p, why, len);
+  if (err != CL_SUCCESS) {
+    drop_program(s);
+    return err;
+  }
+  s->have_prog = true;
+  s->built = *p;
+  return CL_SUCCESS;
+}
+
 /* Measure p; its seconds per launch, or < 0 when it was refused. */
 static double measure(struct search *s, const struct hop_tune_point *p)
 {
@@ -216,7 +253,7 @@ static double measure(struct search *s, const struct hop_tune_point *p)
   const char *bad = NULL;
   if (!s->sp->fits(s->st, p, why, sizeof why))
     bad = why;
-  else if (build(s, p, why, sizeof why) != CL_SUCCESS)
+  else if (prepare(s, p, why, sizeof why) != CL_SUCCESS)
     bad = why;
   else if ((bad = check(s)) == NULL) {
     int reps = 1;
@@ -228,7 +265,6 @@ static double measure(struct search *s, const struct hop_tune_point *p)
     if (sec <= 0)
       bad = "the timing events failed";
   }
-  hop_ocl_program_release(&s->st->prog);
   s->r->tried++;
   if (s->o->progress != NULL)
     s->o->progress(s->r->tried, now() - s->t0, s->o->budget_s, s->o->arg);
@@ -316,10 +352,9 @@ static size_t kernel_group_limit(struct search *s, const struct hop_tune_point *
 {
   char why[160];
   size_t wg = 0, dev = hop_ocl_device(s->st)->max_wg;
-  if (build(s, p, why, sizeof why) == CL_SUCCESS)
+  if (prepare(s, p, why, sizeof why) == CL_SUCCESS)
     clGetKernelWorkGroupInfo(s->st->prog.kernel[HOP_OCL_SGEMM], hop_ocl_device(s->st)->id,
                              CL_KERNEL_WORK_GROUP_SIZE, sizeof wg, &wg, NULL);
-  hop_ocl_program_release(&s->st->prog);
   return wg > 0 && wg < dev ? wg : dev;
 }
 
@@ -374,6 +409,7 @@ bool hop_ocl_tune_run(struct hop_ocl_state *st, const struct hop_tune_opts *o,
   double flops = 2.0 * pow(o->n, 3);
   if (setup(&s, o->n, &saved_q)) {
     search(&s);
+    drop_program(&s);
     if (s.best_s < INFINITY) {
       r->best_gflops = flops / s.best_s * 1e-9;
     } else {

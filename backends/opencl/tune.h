@@ -23,12 +23,18 @@ struct hop_tune_bench {
   int n;
   cl_mem a, b, c;      /* n x n floats each, column-major */
   const float *ha, *hb; /* their host copies */
+  /* Image families: operands as the family packed them, [problem][A, B]
+   * (problem 0: n x n x n, 1: the odd check), valid while key matches. */
+  cl_mem op[2][2];
+  int op_ld[2][2];
+  long op_key[2];
 };
 
 struct hop_tune_space {
   const char *family;
   const char *const *names; /* NULL-terminated, at most HOP_TUNE_PARAMS */
   const char *const *knobs; /* configuration keys that set them: when one is set, the user's choice stands */
+  unsigned rebuild;         /* bit i: parameter i is compiled in (the others apply at launch) */
   /* The parameters the engine has now; then, for a build, the new ones. */
   void (*get)(const struct hop_ocl_state *st, struct hop_tune_point *p);
   void (*set)(struct hop_ocl_state *st, const struct hop_tune_point *p);
@@ -42,9 +48,16 @@ struct hop_tune_space {
                   int n, size_t kwg, struct hop_tune_point *out, size_t max);
   /* One launch of C(m x n) = alpha op(A) op(B) + beta C on the bench's
    * buffers, with the program in st->prog; the event is the kernel's. */
-  cl_int (*launch)(struct hop_ocl_state *st, const struct hop_tune_bench *b,
+  cl_int (*launch)(struct hop_ocl_state *st, struct hop_tune_bench *b,
                    const struct hop_ocl_launch *l, cl_event *done);
 };
+
+extern const struct hop_tune_space hop_tune_space_adreno, hop_tune_space_mali;
+/* Helpers of the spaces: add p to out[0, n) unless there (returns the new n);
+ * the device's largest work-group per dimension. */
+size_t hop_tune_push(struct hop_tune_point *out, size_t n, size_t max,
+                     const struct hop_tune_point *p);
+void hop_tune_item_limits(const struct hop_ocl_state *st, size_t lim[2]);
 
 const struct hop_tune_space *hop_tune_space_of(const struct hop_ocl_family *f);
 void hop_tune_point_format(const struct hop_tune_space *s, const struct hop_tune_point *p,

@@ -43,7 +43,7 @@ static void generic_set(struct hop_ocl_state *st, const struct hop_tune_point *p
 }
 
 /* The device's largest work-group per dimension. */
-static void item_limits(const struct hop_ocl_state *st, size_t lim[2])
+void hop_tune_item_limits(const struct hop_ocl_state *st, size_t lim[2])
 {
   size_t sizes[3] = {0, 0, 0};
   lim[0] = lim[1] = hop_ocl_device(st)->max_wg;
@@ -57,7 +57,7 @@ static bool generic_fits(const struct hop_ocl_state *st, const struct hop_tune_p
 {
   struct hop_ocl_params q = to_params(p);
   size_t lim[2];
-  item_limits(st, lim);
+  hop_tune_item_limits(st, lim);
   if ((size_t)q.mdimc > lim[0] || (size_t)q.ndimc > lim[1]) {
     snprintf(why, len, "MDIMC or NDIMC above the device's work-item limits");
     return false;
@@ -103,7 +103,8 @@ static void fix_group(struct hop_tune_point *p, size_t kwg)
     v[VWL] /= 2;
 }
 
-static size_t push(struct hop_tune_point *out, size_t n, size_t max, const struct hop_tune_point *p)
+size_t hop_tune_push(struct hop_tune_point *out, size_t n, size_t max,
+                     const struct hop_tune_point *p)
 {
   for (size_t i = 0; i < n; i++)
     if (hop_tune_point_equal(&out[i], p))
@@ -118,7 +119,7 @@ static size_t groups(const struct hop_ocl_state *st, const struct hop_tune_point
                      size_t kwg, struct hop_tune_point *out, size_t max)
 {
   size_t n = 0, lim[2];
-  item_limits(st, lim);
+  hop_tune_item_limits(st, lim);
   int mmax = best->v[MWG] / best->v[VWM], nmax = best->v[NWG] / best->v[VWN];
   int pairs[96][2], np = 0;
   int k = (int)(kwg > 4096 ? 4096 : kwg);
@@ -136,7 +137,7 @@ static size_t groups(const struct hop_ocl_state *st, const struct hop_tune_point
       continue;
     struct hop_tune_point p = *best;
     p.v[MDIMC] = x, p.v[NDIMC] = y;
-    n = push(out, n, max, &p);
+    n = hop_tune_push(out, n, max, &p);
   }
   return n;
 }
@@ -152,7 +153,7 @@ static size_t vary(const struct hop_tune_point *best, size_t kwg, int i, int j,
     if (j >= 0)
       p.v[j] = values[c][1];
     fix_group(&p, kwg);
-    n = push(out, n, max, &p);
+    n = hop_tune_push(out, n, max, &p);
   }
   return n;
 }
@@ -180,14 +181,14 @@ static size_t generic_stage(const struct hop_ocl_state *st, int stage,
     size_t n = vary(best, kwg, VWL, -1, loads, sizeof loads / sizeof loads[0], out, max);
     struct hop_tune_point p = *best;
     p.v[PADA] = p.v[PADB] = best->v[PADA] ? 0 : 1;
-    return push(out, n, max, &p);
+    return hop_tune_push(out, n, max, &p);
   }
   default:
     return 0;
   }
 }
 
-static cl_int generic_launch(struct hop_ocl_state *st, const struct hop_tune_bench *b,
+static cl_int generic_launch(struct hop_ocl_state *st, struct hop_tune_bench *b,
                              const struct hop_ocl_launch *l, cl_event *done)
 {
   (void)b;
@@ -198,6 +199,7 @@ static const struct hop_tune_space generic_space = {
   .family = "generic",
   .names = generic_names,
   .knobs = generic_knobs,
+  .rebuild = ~0u, /* everything, the work-group included, is compiled in */
   .get = generic_get,
   .set = generic_set,
   .fits = generic_fits,
@@ -207,7 +209,8 @@ static const struct hop_tune_space generic_space = {
 
 /* ---- the list, and points as text ----------------------------------------- */
 
-static const struct hop_tune_space *const spaces[] = {&generic_space, NULL};
+static const struct hop_tune_space *const spaces[] = {&generic_space, &hop_tune_space_adreno,
+                                                      &hop_tune_space_mali, NULL};
 
 const struct hop_tune_space *hop_tune_space_of(const struct hop_ocl_family *f)
 {
