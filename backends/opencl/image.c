@@ -234,60 +234,46 @@ cl_int hop_ocl_image_provide(struct hop_ocl_state *st, const struct hop_gemm *g,
   int tile = b->x == 0 ? c->tm : c->tn;
   size_t width = (size_t)round_up(vec, tile) / 4, height = (size_t)round_up(kext, c->ku);
   size_t pitch = width * 4 * es, bytes = pitch * height;
+  size_t origin[3] = {0, 0, 0}, region[3] = {width, height, 1};
   cl_uint nw = b->last_use != NULL;
   const cl_event *wl = nw ? &b->last_use : NULL;
   cl_command_queue up = st->q[HOP_OCL_Q_UP];
-  void *host = NULL;
+  cl_mem_flags flags = CL_MEM_READ_ONLY | (b->staged ? 0 : CL_MEM_ALLOC_HOST_PTR);
+  bool image = c->image[b->x];
   cl_int err;
-  st->fam->packs[b->x]++;
-  *ld = (int)(width * 4);
-  if (c->image[b->x]) {
+  /* The device object: an image, or a k-major buffer (the mali family's buffer operand). */
+  if (image) {
     struct hop_ocl_image *im = &st->fam->img[b->x][b->slot];
-    cl_channel_type type = es == 2 ? CL_HALF_FLOAT : CL_FLOAT;
-    size_t origin[3] = {0, 0, 0}, region[3] = {width, height, 1};
-    err = image_ensure(st, im, width, height, type,
-                       CL_MEM_READ_ONLY | (b->staged ? 0 : CL_MEM_ALLOC_HOST_PTR));
-    if (err != CL_SUCCESS)
-      return err;
+    err = image_ensure(st, im, width, height, es == 2 ? CL_HALF_FLOAT : CL_FLOAT, flags);
     *mem = im->mem;
-    if (b->staged) {
-      err = stage_for(st, b, bytes, &host);
-      if (err != CL_SUCCESS)
-        return err;
-      hop_ocl_pack_kmajor(g, b, width * 4, height, host, pitch);
-      return clEnqueueWriteImage(up, im->mem, CL_FALSE, origin, region, pitch, 0, host, nw, wl,
-                                 ready);
-    }
-    size_t row_pitch = 0;
-    flush_queues(st); /* a blocking map must not wait on an unflushed queue */
-    host = clEnqueueMapImage(up, im->mem, CL_TRUE, CL_MAP_WRITE_INVALIDATE_REGION, origin, region,
-                             &row_pitch, NULL, nw, wl, NULL, &err);
-    if (err != CL_SUCCESS)
-      return err;
-    hop_ocl_pack_kmajor(g, b, width * 4, height, host, row_pitch);
-    return clEnqueueUnmapMemObject(up, im->mem, host, 0, NULL, ready);
+  } else {
+    err = hop_ocl_slot_ensure(st, &st->pool.dev[b->x][b->slot], bytes, flags, false);
+    *mem = st->pool.dev[b->x][b->slot].mem;
   }
-  /* A k-major buffer (the mali family's buffer operand). */
-  struct hop_ocl_slot *dev = &st->pool.dev[b->x][b->slot];
-  err = hop_ocl_slot_ensure(st, dev, bytes,
-                            CL_MEM_READ_ONLY | (b->staged ? 0 : CL_MEM_ALLOC_HOST_PTR), false);
   if (err != CL_SUCCESS)
     return err;
-  *mem = dev->mem;
+  /* Where the packing goes: the pinned staging buffer, or the object itself, mapped. */
+  void *host = NULL;
+  size_t row_pitch = pitch;
   if (b->staged) {
     err = stage_for(st, b, bytes, &host);
-    if (err != CL_SUCCESS)
-      return err;
-    hop_ocl_pack_kmajor(g, b, width * 4, height, host, pitch);
-    return clEnqueueWriteBuffer(up, dev->mem, CL_FALSE, 0, bytes, host, nw, wl, ready);
+  } else {
+    flush_queues(st); /* a blocking map must not wait on an unflushed queue */
+    host = image ? clEnqueueMapImage(up, *mem, CL_TRUE, CL_MAP_WRITE_INVALIDATE_REGION, origin,
+                                     region, &row_pitch, NULL, nw, wl, NULL, &err)
+                 : clEnqueueMapBuffer(up, *mem, CL_TRUE, CL_MAP_WRITE_INVALIDATE_REGION, 0, bytes,
+                                      nw, wl, NULL, &err);
   }
-  flush_queues(st);
-  host = clEnqueueMapBuffer(up, dev->mem, CL_TRUE, CL_MAP_WRITE_INVALIDATE_REGION, 0, bytes, nw, wl,
-                            NULL, &err);
   if (err != CL_SUCCESS)
     return err;
-  hop_ocl_pack_kmajor(g, b, width * 4, height, host, pitch);
-  return clEnqueueUnmapMemObject(up, dev->mem, host, 0, NULL, ready);
+  hop_ocl_pack_kmajor(g, b, width * 4, height, host, row_pitch);
+  st->fam->packs[b->x]++;
+  *ld = (int)(width * 4);
+  if (!b->staged)
+    return clEnqueueUnmapMemObject(up, *mem, host, 0, NULL, ready);
+  return image ? clEnqueueWriteImage(up, *mem, CL_FALSE, origin, region, pitch, 0, host, nw, wl,
+                                     ready)
+               : clEnqueueWriteBuffer(up, *mem, CL_FALSE, 0, bytes, host, nw, wl, ready);
 }
 
 /* Blocks whose images stay within the limit: rows of C for A, columns for
