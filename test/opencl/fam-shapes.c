@@ -52,7 +52,7 @@ int main(int argc, char **argv)
   ht_crash_guard();
   struct ht_rng r = {4242};
   for (int i = first; i < argc; i++) {
-    struct ht_call shape;
+    struct ht_call shape = {0}; /* every field the call does not name: zero */
     if (!parse_shape(argv[i], &shape)) {
       fprintf(stderr, "fam-shapes: '%s' is not MxNxK[:TATB][:row]\n", argv[i]);
       return 2;
