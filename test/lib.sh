@@ -6,6 +6,7 @@
 # TAP (numbering is automatic; the plan is printed last, by hop_done, which TAP allows)
 #   hop_ok DESC                 "ok N - DESC"
 #   hop_not_ok DESC             "not ok N - DESC"; hop_done will exit 1
+#   hop_skip DESC REASON        "ok N - DESC # SKIP REASON": a check meaningless in this run
 #   hop_result RC DESC [LOG]    ok when RC is 0, else not ok and the tail of LOG as diagnostics
 #   hop_run DESC CMD [ARG...]   run CMD, stdout and stderr to a log, then hop_result
 #   hop_diag TEXT...            "# TEXT"
@@ -81,6 +82,13 @@ hop_diag_file() {
 hop_ok() {
   HOP_N=$((HOP_N + 1))
   echo "ok $HOP_N - $*"
+}
+
+# An explicit, visible skip (TAP "# SKIP reason"): only for a check that
+# means nothing in this run, never for a path that merely failed to start.
+hop_skip() {
+  HOP_N=$((HOP_N + 1))
+  echo "ok $HOP_N - $1 # SKIP $2"
 }
 
 hop_not_ok() {

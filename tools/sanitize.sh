@@ -44,6 +44,7 @@ tsupp=$build/tsan.supp
 # is fatal when a test maps it twice.)
 printf '%s\n' called_from_lib:libpocl.so.2 called_from_lib:libpocl-devices-pthread.so \
   race:libopenblas.so.0 race:libpocl mutex:libpocl >"$tsupp"
+HOP_TEST_SANITIZER=$kind \
 ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:exitcode=23" \
 LSAN_OPTIONS="suppressions=$supp:print_suppressions=0" \
 UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
