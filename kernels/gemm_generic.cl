@@ -119,7 +119,8 @@ static inline void load_tile_s(__local float *dst, int pitch, bool u_is_k,
   const int tid = get_local_id(1) * MDIMC + get_local_id(0);
   const int per_col = TU / VWL;
   for (int s = tid; s < per_col * TV; s += NITEMS) {
-    const int u = (s % per_col) * VWL, v = s / per_col;
+    /* No % beside the /: oclgrind cannot run the `freeze` LLVM emits for that pair. */
+    const int v = s / per_col, u = (s - v * per_col) * VWL;
     const int gu = u0 + u, gv = v0 + v;
     float e[VWL];
     if (gv < V && gu <= U - VWL) {
@@ -140,7 +141,8 @@ static inline void load_tile_h(__local float *dst, int pitch, bool u_is_k,
   const int tid = get_local_id(1) * MDIMC + get_local_id(0);
   const int per_col = TU / VWL;
   for (int s = tid; s < per_col * TV; s += NITEMS) {
-    const int u = (s % per_col) * VWL, v = s / per_col;
+    /* No % beside the /: oclgrind cannot run the `freeze` LLVM emits for that pair. */
+    const int v = s / per_col, u = (s - v * per_col) * VWL;
     const int gu = u0 + u, gv = v0 + v;
     float e[VWL];
     if (gv < V && gu <= U - VWL) {

@@ -54,3 +54,17 @@ libhopcore_la_SOURCES += backends/opencl/tune.h backends/opencl/tune.c \
 	backends/opencl/tune_space.c backends/opencl/tune_select.c backends/opencl/tune_table.c \
 	backends/opencl/tune_calib.c backends/opencl/tune_image.c
 endif
+
+# Tests (PoCL in CI): test/opencl/*.test print TAP; ocl-cases is their program.
+if HOP_OPENCL
+check_PROGRAMS += test/opencl/ocl-cases
+test_opencl_ocl_cases_SOURCES = test/opencl/ocl-cases.c
+test_opencl_ocl_cases_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/test
+test_opencl_ocl_cases_LDFLAGS = -no-install
+test_opencl_ocl_cases_LDADD = test/libhoptest.la libhopblas.la -lm
+TESTS += test/opencl/contract.test test/opencl/netlib.test test/opencl/oclgrind.test \
+	test/opencl/fault.test
+endif
+dist_check_SCRIPTS += test/opencl/contract.test test/opencl/netlib.test test/opencl/oclgrind.test \
+	test/opencl/fault.test
+EXTRA_DIST += test/opencl/ocl-env.sh

@@ -86,9 +86,7 @@ static cl_program from_source(struct hop_ocl_state *st, const char *src, const c
     snprintf(why, len, "clCreateProgramWithSource failed (error %d)", (int)err);
     return NULL;
   }
-  err = hop_ocl_fault_hit(&st->fault, HOP_OCL_FAULT_BUILD)
-          ? CL_BUILD_PROGRAM_FAILURE
-          : clBuildProgram(prog, 1, &d->id, options, NULL, NULL);
+  err = clBuildProgram(prog, 1, &d->id, options, NULL, NULL);
   if (err != CL_SUCCESS) {
     char line[160];
     build_log_line(prog, d->id, line, sizeof line);
@@ -147,6 +145,10 @@ static enum hop_status build_with(struct hop_ocl_state *st, const struct hop_ocl
   f->options(st, params, options, sizeof options);
   cache_key(hop_ocl_device(st), f->name, src, options, key, sizeof key);
   pr->params = *params;
+  if (hop_ocl_fault_hit(&st->fault, HOP_OCL_FAULT_BUILD)) { /* as if from source or cache */
+    snprintf(why, len, "build failed (injected by HOPBLAS_OPENCL_FAULT)");
+    return HOP_ERR_BUILD;
+  }
   double t0 = now();
   pr->program = from_cache(st, key, options);
   bool cached = pr->program != NULL;
