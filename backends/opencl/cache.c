@@ -54,28 +54,30 @@ static void make_dirs(char *path)
   mkdir(path, 0700);
 }
 
-/* The cache directory, created if missing; false when there is none we trust. */
-static bool cache_dir(char *dir, size_t len)
+/* The cache directory, created if missing; false when there is none we
+ * trust.  A load always comes first: it says why, the store stays quiet. */
+static bool cache_dir(char *dir, size_t len, bool quiet)
 {
   if (!hop_cache_dir(dir, len) || dir[0] == '\0')
     return false;
   make_dirs(dir);
   struct stat sb;
   if (lstat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
-    hop_log(2, "opencl: cache directory %s is not a directory; binaries are not cached", dir);
+    hop_log(quiet ? 3 : 2, "opencl: cache directory %s is not a directory; binaries are not cached",
+            dir);
     return false;
   }
   if (!owned_and_private(&sb)) {
-    hop_log(1, "opencl: cache directory %s is not private to this user; refused", dir);
+    hop_log(quiet ? 3 : 1, "opencl: cache directory %s is not private to this user; refused", dir);
     return false;
   }
   return true;
 }
 
-static bool file_path(const char *key, char *path, size_t len)
+static bool file_path(const char *key, char *path, size_t len, bool quiet)
 {
   char dir[4096];
-  if (!cache_dir(dir, sizeof dir))
+  if (!cache_dir(dir, sizeof dir, quiet))
     return false;
   uint64_t h = hop_ocl_hash(key, strlen(key), HOP_OCL_HASH_SEED);
   return snprintf(path, len, "%s/opencl-%016" PRIx64 ".bin", dir, h) < (int)len;
@@ -125,7 +127,7 @@ static bool image_valid(const unsigned char *img, size_t size, const char *key,
 bool hop_ocl_cache_load(const char *key, unsigned char **bin, size_t *len)
 {
   char path[4200];
-  if (!file_path(key, path, sizeof path))
+  if (!file_path(key, path, sizeof path, false))
     return false;
   int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
   if (fd < 0)
@@ -170,7 +172,7 @@ static bool write_all(int fd, const void *buf, size_t len)
 bool hop_ocl_cache_store(const char *key, const unsigned char *bin, size_t len)
 {
   char path[4200], tmp[4220];
-  if (len == 0 || len > binary_max || strlen(key) > KEY_MAX || !file_path(key, path, sizeof path))
+  if (len == 0 || len > binary_max || strlen(key) > KEY_MAX || !file_path(key, path, sizeof path, true))
     return false;
   snprintf(tmp, sizeof tmp, "%s.XXXXXX", path);
   int fd = mkstemp(tmp);
