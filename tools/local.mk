@@ -6,6 +6,13 @@ hopblas_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tools -I$(top_srcdir)/backends
 if HOP_OPENCL
 hopblas_SOURCES += tools/cli_tune_ocl.c
 endif
+# `hopblas bench` (benchmark/bench*.c): engines x modes x dtypes x sizes, CSV and a plot.
+hopblas_SOURCES += benchmark/bench.h benchmark/bench.c benchmark/bench_data.c \
+	benchmark/bench_host.c benchmark/bench_plot.c
+hopblas_CPPFLAGS += -DHOP_CLI_BENCH -I$(top_srcdir)/benchmark
+if HOP_OPENCL
+hopblas_SOURCES += benchmark/bench_ocl.c
+endif
 hopblas_LDADD = libhopcore.la
 
 EXTRA_DIST += tools/deps.sh tools/build.sh tools/check.sh tools/quickstart.sh tools/demo.sh \

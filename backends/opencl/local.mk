@@ -63,8 +63,8 @@ test_opencl_ocl_cases_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/test
 test_opencl_ocl_cases_LDFLAGS = -no-install
 test_opencl_ocl_cases_LDADD = test/libhoptest.la libhopblas.la -lm
 TESTS += test/opencl/contract.test test/opencl/netlib.test test/opencl/oclgrind.test \
-	test/opencl/fault.test test/opencl/runtime.test
+	test/opencl/fault.test test/opencl/runtime.test test/opencl/bench.test
 endif
 dist_check_SCRIPTS += test/opencl/contract.test test/opencl/netlib.test test/opencl/oclgrind.test \
-	test/opencl/fault.test test/opencl/runtime.test
+	test/opencl/fault.test test/opencl/runtime.test test/opencl/bench.test
 EXTRA_DIST += test/opencl/ocl-env.sh

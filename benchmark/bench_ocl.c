@@ -1,0 +1,237 @@
+/* Device-side engines of the benchmark.  Resident mode keeps A, B and C in
+ * device buffers and times the kernel alone (launch to finish, no
+ * transfers): hopblas's kernels through the engine's own launch, and
+ * CLBlast's CLBlastSgemm/CLBlastHgemm on the same context and queue.
+ * CLBlast also has a host mode: buffers created, written and read back on
+ * every call, as its netlib wrapper does.  libclblast is loaded at run
+ * time (Debian libclblast1), so the build does not need it. */
+#include <dlfcn.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "family.h"
+
+static struct hop_ocl_state *st; /* the OpenCL engine of this child */
+
+static bool engine_up(char *why, size_t len)
+{
+  struct hop_engine_view v;
+  hop_engine_get(hop_engine_index("opencl"), &v);
+  if (v.status != HOP_OK) {
+    snprintf(why, len, "OpenCL engine off: %s", v.why);
+    return false;
+  }
+  st = v.state;
+  return true;
+}
+
+/* A, B and C in device buffers of the engine's context; C holds C0. */
+struct resident {
+  struct bench_data *d;
+  cl_mem a, b, c;
+  cl_command_queue q;
+  const char *failed;
+};
+
+static void resident_free(struct resident *r)
+{
+  if (r->a != NULL)
+    clReleaseMemObject(r->a);
+  if (r->b != NULL)
+    clReleaseMemObject(r->b);
+  if (r->c != NULL)
+    clReleaseMemObject(r->c);
+}
+
+static cl_mem upload(const void *host, size_t bytes, cl_int *err)
+{
+  cl_mem m = clCreateBuffer(st->ctx, CL_MEM_READ_WRITE, bytes, NULL, err);
+  if (*err == CL_SUCCESS)
+    *err = clEnqueueWriteBuffer(st->q[HOP_OCL_Q_EXEC], m, CL_TRUE, 0, bytes, host, 0, NULL, NULL);
+  return m;
+}
+
+static bool resident_make(struct resident *r, struct bench_data *d)
+{
+  size_t eab = bench_esize_ab(d->cs.dtype), ec = bench_esize_c(d->cs.dtype);
+  cl_int e1 = CL_SUCCESS, e2 = CL_SUCCESS, e3 = CL_SUCCESS;
+  memset(r, 0, sizeof *r);
+  r->d = d;
+  r->q = st->q[HOP_OCL_Q_EXEC];
+  r->a = upload(d->a, d->a_elems * eab, &e1);
+  r->b = upload(d->b, d->b_elems * eab, &e2);
+  r->c = upload(d->c0, d->c_elems * ec, &e3);
+  return e1 == CL_SUCCESS && e2 == CL_SUCCESS && e3 == CL_SUCCESS;
+}
+
+/* The first call's C back on the host, checked; then the timed calls. */
+static void resident_measure(struct resident *res, bool (*call)(void *),
+                             const struct bench_opts *o, struct bench_result *r)
+{
+  struct bench_data *d = res->d;
+  if (!call(res) || clEnqueueReadBuffer(res->q, res->c, CL_TRUE, 0,
+                                        d->c_elems * bench_esize_c(d->cs.dtype), d->c, 0, NULL,
+                                        NULL) != CL_SUCCESS) {
+    r->skipped = true;
+    if (r->note[0] == '\0')
+      snprintf(r->note, sizeof r->note, "failed: %s", res->failed ? res->failed : "read-back");
+    return;
+  }
+  bench_check(d, d->c, r);
+  if (!bench_time(call, res, o, r))
+    r->skipped = true;
+}
+
+/* ---- hopblas's own kernels (the engine's family, buffer families only) ----------- */
+
+bool bench_resident_open(const char *name, char *why, size_t len)
+{
+  if (!engine_up(why, len))
+    return false;
+  if (st->family->provide != NULL) {
+    snprintf(why, len, "the %s family reads images; resident mode runs buffer families",
+             st->family->name);
+    return false;
+  }
+  pthread_mutex_lock(&st->lock);
+  enum hop_status rc = hop_ocl_program_ready(st);
+  pthread_mutex_unlock(&st->lock);
+  if (rc != HOP_OK)
+    snprintf(why, len, "the %s program did not build: %s", st->family->name, st->prog.origin);
+  return rc == HOP_OK;
+}
+
+static bool hopblas_kernel(void *arg)
+{
+  struct resident *res = arg;
+  const struct bench_case *c = &res->d->cs;
+  struct hop_ocl_launch l = {
+    .kernel = c->dtype == 0 ? HOP_OCL_SGEMM : c->dtype == 1 ? HOP_OCL_HGEMM : HOP_OCL_SHGEMM,
+    .m = c->m, .n = c->n, .k = c->k, .alpha = c->alpha, .beta = c->beta, .ta = c->ta,
+    .tb = c->tb, .a = res->a, .b = res->b, .cin = res->c, .cout = res->c,
+    .lda = c->ta ? c->k : c->m, .ldb = c->tb ? c->n : c->k, .ldcin = c->m, .ldcout = c->m,
+  };
+  cl_event done = NULL;
+  pthread_mutex_lock(&st->lock);
+  cl_int err = hop_ocl_family_launch(st, &l, 0, NULL, &done);
+  if (err == CL_SUCCESS)
+    err = clWaitForEvents(1, &done);
+  pthread_mutex_unlock(&st->lock);
+  if (done != NULL)
+    clReleaseEvent(done);
+  res->failed = err == CL_SUCCESS ? NULL : "kernel launch";
+  return err == CL_SUCCESS;
+}
+
+void bench_resident_run(const char *name, enum bench_mode mode, struct bench_data *d,
+                        const struct bench_opts *o, struct bench_result *r)
+{
+  struct resident res;
+  if (!resident_make(&res, d)) {
+    r->skipped = true;
+    snprintf(r->note, sizeof r->note, "device buffers not allocated");
+  } else {
+    resident_measure(&res, hopblas_kernel, o, r);
+    if (r->note[0] == '\0')
+      snprintf(r->note, sizeof r->note, "%s family kernel", st->family->name);
+  }
+  resident_free(&res);
+}
+
+/* ---- CLBlast ----------------------------------------------------------------------- */
+
+typedef int (*clblast_sgemm_fn)(int, int, int, size_t, size_t, size_t, float, cl_mem, size_t,
+                                size_t, cl_mem, size_t, size_t, float, cl_mem, size_t, size_t,
+                                cl_command_queue *, cl_event *);
+typedef int (*clblast_hgemm_fn)(int, int, int, size_t, size_t, size_t, cl_half, cl_mem, size_t,
+                                size_t, cl_mem, size_t, size_t, cl_half, cl_mem, size_t, size_t,
+                                cl_command_queue *, cl_event *);
+static clblast_sgemm_fn clblast_sgemm;
+static clblast_hgemm_fn clblast_hgemm;
+static int clblast_status;
+
+bool bench_clblast_open(const char *name, char *why, size_t len)
+{
+  const char *path = getenv("CLBLAST_LIB") ? getenv("CLBLAST_LIB") : "libclblast.so.1";
+  void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  if (h != NULL) {
+    *(void **)&clblast_sgemm = dlsym(h, "CLBlastSgemm");
+    *(void **)&clblast_hgemm = dlsym(h, "CLBlastHgemm");
+  }
+  if (clblast_sgemm == NULL) {
+    snprintf(why, len, "%s not loadable (Debian: libclblast1)", path);
+    return false;
+  }
+  return engine_up(why, len);
+}
+
+static bool clblast_call(void *arg)
+{
+  struct resident *res = arg;
+  const struct bench_case *c = &res->d->cs;
+  int ta = c->ta ? 112 : 111, tb = c->tb ? 112 : 111;
+  size_t lda = c->ta ? c->k : c->m, ldb = c->tb ? c->n : c->k;
+  cl_event ev = NULL;
+  clblast_status = c->dtype == 0
+                     ? clblast_sgemm(102, ta, tb, c->m, c->n, c->k, c->alpha, res->a, 0, lda,
+                                     res->b, 0, ldb, c->beta, res->c, 0, c->m, &res->q, &ev)
+                     : clblast_hgemm(102, ta, tb, c->m, c->n, c->k, hop_float_to_half(c->alpha),
+                                     res->a, 0, lda, res->b, 0, ldb, hop_float_to_half(c->beta),
+                                     res->c, 0, c->m, &res->q, &ev);
+  if (ev != NULL) {
+    clWaitForEvents(1, &ev);
+    clReleaseEvent(ev);
+  }
+  static char failed[48];
+  snprintf(failed, sizeof failed, "CLBlast status %d", clblast_status);
+  res->failed = clblast_status == 0 ? NULL : failed;
+  return clblast_status == 0;
+}
+
+/* Host mode: what a CLBlast user with host arrays does on every call. */
+static bool clblast_host_call(void *arg)
+{
+  struct bench_data *d = arg;
+  struct resident res;
+  bool ok = resident_make(&res, d) && clblast_call(&res) &&
+            clEnqueueReadBuffer(res.q, res.c, CL_TRUE, 0, d->c_elems * bench_esize_c(d->cs.dtype),
+                                d->c, 0, NULL, NULL) == CL_SUCCESS;
+  resident_free(&res);
+  return ok;
+}
+
+void bench_clblast_run(const char *name, enum bench_mode mode, struct bench_data *d,
+                       const struct bench_opts *o, struct bench_result *r)
+{
+  if (d->cs.dtype == 2 || (d->cs.dtype == 1 && clblast_hgemm == NULL)) {
+    r->skipped = true;
+    snprintf(r->note, sizeof r->note, "CLBlast has no %sgemm", bench_dtype_name(d->cs.dtype));
+    return;
+  }
+  if (d->cs.dtype == 1 && !hop_ocl_has_extension(hop_ocl_device(st), "cl_khr_fp16")) {
+    r->skipped = true;
+    snprintf(r->note, sizeof r->note, "CLBlast's hgemm needs cl_khr_fp16, which the device lacks");
+    return;
+  }
+  if (mode == BENCH_HOST) {
+    bench_data_reset_c(d);
+    if (clblast_host_call(d)) {
+      bench_check(d, d->c, r);
+      if (!bench_time(clblast_host_call, d, o, r))
+        r->skipped = true;
+    } else {
+      r->skipped = true;
+    }
+  } else {
+    struct resident res;
+    if (resident_make(&res, d))
+      resident_measure(&res, clblast_call, o, r);
+    else
+      r->skipped = true;
+    resident_free(&res);
+  }
+  if (r->skipped && r->note[0] == '\0')
+    snprintf(r->note, sizeof r->note, "CLBlast status %d%s", clblast_status,
+             clblast_status == -2045 ? " (no cl_khr_fp16)" : "");
+}
