@@ -247,7 +247,8 @@ static bool parse_row(char *line, struct bench_row *r)
   r->seconds = strtod(f[7], NULL), r->max_err = strtod(f[8], NULL);
   r->within = atoi(f[9]), r->skipped = atoi(f[10]);
   snprintf(r->note, sizeof r->note, "%s", n > 11 ? f[11] : "");
-  r->gflops = !r->skipped && r->seconds > 0 ? 2.0 * r->m * r->n * (double)r->k / r->seconds * 1e-9 : 0;
+  double flops = 2.0 * r->m * r->n * (double)r->k;
+  r->gflops = !r->skipped && r->seconds > 0 ? flops / r->seconds * 1e-9 : 0;
   return true;
 }
 
@@ -257,8 +258,8 @@ static void print_row(FILE *out, const struct bench_row *r)
     fprintf(out, "%-9s %-8s %-2s %-2s %6d %6d %6d %10s %10s %9s %-4s %s\n", r->engine, r->mode,
             r->dtype, r->trans, r->m, r->n, r->k, "-", "-", "-", "skip", r->note);
   else
-    fprintf(out, "%-9s %-8s %-2s %-2s %6d %6d %6d %10.3f %10.2f %9.2e %-4s %s\n", r->engine, r->mode,
-            r->dtype, r->trans, r->m, r->n, r->k, r->seconds * 1e3, r->gflops, r->max_err,
+    fprintf(out, "%-9s %-8s %-2s %-2s %6d %6d %6d %10.3f %10.2f %9.2e %-4s %s\n", r->engine,
+            r->mode, r->dtype, r->trans, r->m, r->n, r->k, r->seconds * 1e3, r->gflops, r->max_err,
             r->within ? "ok" : "BAD", r->note);
   fflush(out);
 }
@@ -330,6 +331,7 @@ int hop_cli_bench(int argc, char **argv)
     bad++;
   free(rows);
   if (bad)
-    fprintf(stderr, "hopblas bench: %d result(s) outside the contract's bound or failed runs\n", bad);
+    fprintf(stderr, "hopblas bench: %d result(s) outside the contract's bound or failed runs\n",
+            bad);
   return bad ? 1 : 0;
 }

@@ -28,7 +28,8 @@ bool bench_plot(const char *png, const struct bench_row *rows, size_t n, const c
   }
   FILE *gp = popen("gnuplot", "w");
   if (gp == NULL || nseries == 0) {
-    fprintf(stderr, "hopblas bench: %s\n", gp == NULL ? "gnuplot not found; no plot" : "nothing to plot");
+    fprintf(stderr, "hopblas bench: %s\n",
+            gp == NULL ? "gnuplot not found; no plot" : "nothing to plot");
     if (gp != NULL)
       pclose(gp);
     free(first);
