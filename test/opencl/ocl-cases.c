@@ -1,7 +1,7 @@
 /* The OpenCL engine's own cases, sized for slow runs (oclgrind, valgrind,
  * injected faults) and for sizes of several thousand:
  *
- *   ocl-cases [--set edges|big] [--size N] [--shapes N] [--dtypes s,h,sh] [--label TEXT]
+ *   ocl-cases [--set edges|big|fork] [--size N] [--shapes N] [--dtypes s,h,sh] [--label T]
  *
  * edges: every transpose pair on shapes around the kernel's tiles (1,
  *        primes, tile +- 1, several tiles), beta = 0 with NaN/Inf in C and
@@ -13,6 +13,9 @@
  *        row-major TT of (N-1) x (N+3) x (N/2+1)), checked on the first and
  *        last row and column and 4096 random elements (a full double
  *        reference would take minutes at N = 3000).
+ * fork:  an engine call in the parent, then the same in a forked child
+ *        (which must not use the parent's OpenCL objects) and again in the
+ *        parent; every result checked.
  * Prints TAP, one line per dtype and group.  Which engine ran is the
  * caller's business (HOPBLAS_BACKEND, HOPBLAS_TRACE). */
 #include <float.h>
@@ -20,6 +23,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "testutil.h"
 
@@ -134,6 +139,30 @@ static void run_big(enum ht_dtype dt, struct ht_rng *r, int n, const char *label
   }
 }
 
+/* One sgemm call checked; the child's verdict comes back as its exit status. */
+static bool fork_call(struct ht_rng *r, char *why)
+{
+  char call[512];
+  struct ht_call c = {.dtype = HT_S, .entry = HT_CBLAS, .order = HT_COL, .ta = HT_N, .tb = HT_T,
+                      .m = 33, .n = 65, .k = 17, .alpha = 1.0, .beta = 0.5};
+  return one_call(&c, r, false, call, why);
+}
+
+static void run_fork(struct ht_rng *r, const char *label)
+{
+  char why[512] = "";
+  tap(fork_call(r, why), label, "a call in the parent, before the fork", "", why);
+  fflush(stdout);
+  pid_t pid = fork();
+  if (pid == 0)
+    _exit(fork_call(r, why) ? 0 : 1);
+  int status = -1;
+  waitpid(pid, &status, 0);
+  tap(pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0, label,
+      "the same call in a forked child", "", "the child's result was wrong or it died");
+  tap(fork_call(r, why), label, "a call in the parent, after the fork", "", why);
+}
+
 int main(int argc, char **argv)
 {
   const char *set = "edges", *label = "";
@@ -159,18 +188,21 @@ int main(int argc, char **argv)
       }
     else {
       fprintf(stderr,
-              "usage: ocl-cases [--set edges|big] [--size N] [--shapes N] [--dtypes s,h,sh] "
+              "usage: ocl-cases [--set edges|big|fork] [--size N] [--shapes N] [--dtypes s,h,sh] "
               "[--label T]\n");
       return 2;
     }
   }
-  bool big = strcmp(set, "big") == 0;
-  if ((!big && strcmp(set, "edges") != 0) || size < 8 || shapes < 1 || shapes > nedge) {
-    fprintf(stderr, "ocl-cases: --set edges|big, --size >= 8, --shapes 1..%d\n", nedge);
+  bool big = strcmp(set, "big") == 0, forked = strcmp(set, "fork") == 0;
+  if ((!big && !forked && strcmp(set, "edges") != 0) || size < 8 || shapes < 1 ||
+      shapes > nedge) {
+    fprintf(stderr, "ocl-cases: --set edges|big|fork, --size >= 8, --shapes 1..%d\n", nedge);
     return 2;
   }
   struct ht_rng r = {20260101};
-  for (int d = 0; d < 3; d++)
+  if (forked)
+    run_fork(&r, label);
+  for (int d = 0; d < 3 && !forked; d++)
     if (dtypes[d]) {
       if (big)
         run_big((enum ht_dtype)d, &r, size, label);
