@@ -21,8 +21,12 @@
  * memory stays contiguous), rows padded by 16 bytes so that the eight rows
  * one ldmatrix phase reads fall in distinct banks; `.trans` turns a tile
  * whose contiguous index is m or n into the fragment the mma expects.
- * Two tile pairs alternate: the next pair travels through registers while
- * the current one is multiplied, with one barrier per step. */
+ * NSTAGES tile pairs form a ring: `cp.async` copies run NSTAGES - 1 steps
+ * ahead of the multiplication without holding registers, with one barrier
+ * per step.  Operands whose leading dimension or offset is not a multiple
+ * of 8 halves are copied synchronously through registers instead.  The
+ * whole main loop is compiled once per transpose pair, so each copy keeps
+ * only its own addresses live. */
 
 #ifndef MWG
 #define MWG 128 /* rows of C per work-group */
@@ -42,9 +46,17 @@
 #ifndef GROUPM
 #define GROUPM 8 /* work-groups along m that run side by side (L2 reuse of B) */
 #endif
+#ifndef NSTAGES
+#define NSTAGES 2 /* tile pairs in the local-memory ring (2, 3 or 4) */
+#endif
 #ifndef NV_LDSM
 #define NV_LDSM 1 /* 1: fragments by ldmatrix; 0: by plain local loads */
 #endif
+#ifndef NV_CPASYNC
+#define NV_CPASYNC 1 /* 1: tiles by cp.async; 0: synchronously through registers */
+#endif
+/* NV_TA, NV_TB (0 or 1, both or neither): compile the main loop for that
+ * transpose pair only, a quarter of the code and build time. */
 
 #define NT (WARPM * WARPN * 32)
 #define WTM (MWG / WARPM) /* a warp's rows */
@@ -52,14 +64,19 @@
 #define SKEW 8            /* halves of padding per local row */
 #define TILE_A (KWG * (MWG + SKEW) > MWG * (KWG + SKEW) ? KWG * (MWG + SKEW) : MWG * (KWG + SKEW))
 #define TILE_B (KWG * (NWG + SKEW) > NWG * (KWG + SKEW) ? KWG * (NWG + SKEW) : NWG * (KWG + SKEW))
+#define STAGE (TILE_A + TILE_B)
 #define LOADS_A (MWG * KWG / 8 / NT) /* 16-byte loads per work-item per tile */
 #define LOADS_B (NWG * KWG / 8 / NT)
+#define LOADS_MAX (LOADS_A > LOADS_B ? LOADS_A : LOADS_B)
 
 #if WTM % 16 != 0 || WTN % 16 != 0 || KWG % 16 != 0 || MWG % 8 != 0 || NWG % 8 != 0
 #error "a warp's block must be whole 16 x 16 pieces and KWG a multiple of 16"
 #endif
 #if LOADS_A * 8 * NT != MWG * KWG || LOADS_B * 8 * NT != NWG * KWG
 #error "the tiles must split into whole 16-byte loads per work-item"
+#endif
+#if NSTAGES < 2 || NSTAGES > 4 || NSTAGES * STAGE * 2 > 49152
+#error "NSTAGES must be 2, 3 or 4, and the ring fit in 48 KiB"
 #endif
 
 #ifndef NV_MMA_EMULATED
@@ -96,6 +113,38 @@ static inline void nv_mma_f16(float4 *d, uint4 a, uint2 b)
         "f"(d->z), "f"(d->w));
   *d = (float4)(r0, r1, r2, r3);
 }
+
+#if NV_CPASYNC
+/* 16 bytes from global p to local t, of which the first `bytes` are read
+ * and the rest zero-filled; in flight until nv_cp_wait. */
+static inline void nv_cp16(__local void *t, const __global void *p, int bytes)
+{
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;"
+               :
+               : "r"((uint)(size_t)t), "l"((ulong)(size_t)p), "r"(bytes)
+               : "memory");
+}
+
+static inline void nv_cp_commit(void) { asm volatile("cp.async.commit_group;" : : : "memory"); }
+
+/* Wait until the copies of the step about to be multiplied have landed:
+ * NSTAGES - 2 younger groups may still be in flight. */
+static inline void nv_cp_wait(void)
+{
+#if NSTAGES == 2
+  asm volatile("cp.async.wait_group 0;" : : : "memory");
+#elif NSTAGES == 3
+  asm volatile("cp.async.wait_group 1;" : : : "memory");
+#else
+  asm volatile("cp.async.wait_group 2;" : : : "memory");
+#endif
+}
+#endif
+#endif
+
+#if !NV_CPASYNC
+#define nv_cp_commit()
+#define nv_cp_wait()
 #endif
 
 static inline int2 nv_tile_of_group(int m, int n)
@@ -143,32 +192,45 @@ static inline void nv_stash(const ushort8 *r, __local ushort *t, int TU, int TV)
   }
 }
 
-static inline void nv_fetch_ab(ushort8 *ra, ushort8 *rb, const __global ushort *a, ulong a_off,
-                               int lda, int ta, const __global ushort *b, ulong b_off, int ldb,
-                               int tb, int m, int n, int k, int m0, int n0, int k0)
+/* The TU x TV block at (u0, v0) of a stored matrix into the local tile t,
+ * as stored: by cp.async when `aligned` (16-byte vectors), else through
+ * registers.  Outside the matrix reads as zero. */
+static inline void nv_load_one(__local ushort *t, const __global ushort *x, ulong off, int ld,
+                               int U, int V, int u0, int v0, int TU, int TV, bool aligned)
+{
+#if NV_CPASYNC
+  if (aligned) {
+    const int tid = (int)get_local_id(0);
+#pragma unroll
+    for (int i = 0; i < TU * TV / 8 / NT; i++) {
+      const int s = tid + i * NT, u = s % (TU / 8) * 8, v = s / (TU / 8);
+      const int gu = u0 + u, gv = v0 + v;
+      const int bytes = gv < V ? clamp((U - gu) * 2, 0, 16) : 0;
+      nv_cp16(t + v * (TU + SKEW) + u,
+              x + off + (bytes > 0 ? (ulong)gv * (ulong)ld + (ulong)gu : 0ul), bytes);
+    }
+    return;
+  }
+#endif
+  ushort8 r[LOADS_MAX];
+  nv_fetch(r, x, off, ld, U, V, u0, v0, TU, TV, aligned);
+  nv_stash(r, t, TU, TV);
+}
+
+/* Step k0 of A and B into the ring slot at `slot`. */
+static inline void nv_load(__local ushort *slot, const __global ushort *a, ulong a_off, int lda,
+                           const int ta, const __global ushort *b, ulong b_off, int ldb,
+                           const int tb, int m, int n, int k, int m0, int n0, int k0)
 {
   const bool a_vec = ((a_off | (ulong)lda) & 7) == 0, b_vec = ((b_off | (ulong)ldb) & 7) == 0;
   if (ta)
-    nv_fetch(ra, a, a_off, lda, k, m, k0, m0, KWG, MWG, a_vec);
+    nv_load_one(slot, a, a_off, lda, k, m, k0, m0, KWG, MWG, a_vec);
   else
-    nv_fetch(ra, a, a_off, lda, m, k, m0, k0, MWG, KWG, a_vec);
+    nv_load_one(slot, a, a_off, lda, m, k, m0, k0, MWG, KWG, a_vec);
   if (tb)
-    nv_fetch(rb, b, b_off, ldb, n, k, n0, k0, NWG, KWG, b_vec);
+    nv_load_one(slot + TILE_A, b, b_off, ldb, n, k, n0, k0, NWG, KWG, b_vec);
   else
-    nv_fetch(rb, b, b_off, ldb, k, n, k0, n0, KWG, NWG, b_vec);
-}
-
-static inline void nv_stash_ab(const ushort8 *ra, const ushort8 *rb, __local ushort *at,
-                               __local ushort *bt, int ta, int tb)
-{
-  if (ta)
-    nv_stash(ra, at, KWG, MWG);
-  else
-    nv_stash(ra, at, MWG, KWG);
-  if (tb)
-    nv_stash(rb, bt, NWG, KWG);
-  else
-    nv_stash(rb, bt, KWG, NWG);
+    nv_load_one(slot + TILE_A, b, b_off, ldb, k, n, k0, n0, KWG, NWG, b_vec);
 }
 
 #if !NV_LDSM
@@ -255,8 +317,36 @@ static inline void nv_multiply(const __local ushort *at, const __local ushort *b
   }
 }
 
-/* The main loop shared by both entry points: acc = op(A) op(B) for the
- * work-group's tile at (m0, n0) and this warp's block at (wm0, wn0). */
+/* The main loop shared by both entry points, for one transpose pair: acc =
+ * op(A) op(B) for the work-group's tile at (m0, n0) and this warp's block at
+ * (wm0, wn0). */
+static inline void nv_hgemm_loop(int m, int n, int k, const __global ushort *a, ulong a_off,
+                                 int lda, const int ta, const __global ushort *b, ulong b_off,
+                                 int ldb, const int tb, int m0, int n0, int wm0, int wn0,
+                                 __local ushort *lds,
+                                 float4 acc[WTM / 16][WTN / 8] NV_SCRATCH_PARAM)
+{
+  const int tiles = (k + KWG - 1) / KWG;
+  for (int s = 0; s < NSTAGES - 1; s++) {
+    if (s < tiles)
+      nv_load(lds + s * STAGE, a, a_off, lda, ta, b, b_off, ldb, tb, m, n, k, m0, n0, s * KWG);
+    nv_cp_commit();
+  }
+  for (int t = 0; t < tiles; t++) {
+    nv_cp_wait();
+    /* step t is in place for everyone, and everyone is done with step t - 1,
+     * whose slot the next load reuses */
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const int ahead = t + NSTAGES - 1;
+    if (ahead < tiles)
+      nv_load(lds + ahead % NSTAGES * STAGE, a, a_off, lda, ta, b, b_off, ldb, tb, m, n, k, m0,
+              n0, ahead * KWG);
+    nv_cp_commit();
+    __local ushort *cur = lds + t % NSTAGES * STAGE;
+    nv_multiply(cur, cur + TILE_A, ta, tb, wm0, wn0, acc NV_SCRATCH);
+  }
+}
+
 static inline void nv_hgemm_core(int m, int n, int k, const __global ushort *a, ulong a_off,
                                  int lda, int ta, const __global ushort *b, ulong b_off, int ldb,
                                  int tb, int m0, int n0, int wm0, int wn0, __local ushort *lds,
@@ -267,30 +357,24 @@ static inline void nv_hgemm_core(int m, int n, int k, const __global ushort *a, 
 #pragma unroll
     for (int j = 0; j < WTN / 8; j++)
       acc[i][j] = (float4)(0.0f);
-  ushort8 ra[LOADS_A], rb[LOADS_B];
-  nv_fetch_ab(ra, rb, a, a_off, lda, ta, b, b_off, ldb, tb, m, n, k, m0, n0, 0);
-  nv_stash_ab(ra, rb, lds, lds + TILE_A, ta, tb);
-  barrier(CLK_LOCAL_MEM_FENCE);
-  const int tiles = (k + KWG - 1) / KWG;
-  for (int t = 0; t < tiles; t++) {
-    __local ushort *cur = lds + (t & 1) * (TILE_A + TILE_B);
-    __local ushort *next = lds + (~t & 1) * (TILE_A + TILE_B);
-    const bool more = t + 1 < tiles;
-    if (more) /* the next tiles travel while this pair is multiplied */
-      nv_fetch_ab(ra, rb, a, a_off, lda, ta, b, b_off, ldb, tb, m, n, k, m0, n0, (t + 1) * KWG);
-    /* one specialised copy of the inner loop per transpose pair */
-    if (ta && tb)
-      nv_multiply(cur, cur + TILE_A, 1, 1, wm0, wn0, acc NV_SCRATCH);
-    else if (ta)
-      nv_multiply(cur, cur + TILE_A, 1, 0, wm0, wn0, acc NV_SCRATCH);
-    else if (tb)
-      nv_multiply(cur, cur + TILE_A, 0, 1, wm0, wn0, acc NV_SCRATCH);
-    else
-      nv_multiply(cur, cur + TILE_A, 0, 0, wm0, wn0, acc NV_SCRATCH);
-    if (more)
-      nv_stash_ab(ra, rb, next, next + TILE_A, ta, tb);
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
+#ifdef NV_TA /* only the pair given at build time (ta and tb must match it) */
+  nv_hgemm_loop(m, n, k, a, a_off, lda, NV_TA, b, b_off, ldb, NV_TB, m0, n0, wm0, wn0, lds,
+                acc NV_SCRATCH);
+#else
+  /* one specialised copy of the main loop per transpose pair */
+  if (ta && tb)
+    nv_hgemm_loop(m, n, k, a, a_off, lda, 1, b, b_off, ldb, 1, m0, n0, wm0, wn0, lds,
+                  acc NV_SCRATCH);
+  else if (ta)
+    nv_hgemm_loop(m, n, k, a, a_off, lda, 1, b, b_off, ldb, 0, m0, n0, wm0, wn0, lds,
+                  acc NV_SCRATCH);
+  else if (tb)
+    nv_hgemm_loop(m, n, k, a, a_off, lda, 0, b, b_off, ldb, 1, m0, n0, wm0, wn0, lds,
+                  acc NV_SCRATCH);
+  else
+    nv_hgemm_loop(m, n, k, a, a_off, lda, 0, b, b_off, ldb, 0, m0, n0, wm0, wn0, lds,
+                  acc NV_SCRATCH);
+#endif
 }
 
 #define NV_KERNEL __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void
@@ -300,7 +384,7 @@ NV_KERNEL hgemm_nv_mma(int m, int n, int k, float alpha, const __global half *a,
                        float beta, const __global half *cin, ulong cin_off, int ldcin,
                        __global half *cout, ulong cout_off, int ldcout)
 {
-  __local ushort8 lds[2 * (TILE_A + TILE_B) / 8];
+  __local ushort8 lds[NSTAGES * STAGE / 8];
   NV_SCRATCH_DECL
   const int2 tile = nv_tile_of_group(m, n);
   const int warp = (int)get_local_id(0) / 32, lane = (int)get_local_id(0) % 32;
@@ -334,7 +418,7 @@ NV_KERNEL shgemm_nv_mma(int m, int n, int k, float alpha, const __global half *a
                         float beta, const __global float *cin, ulong cin_off, int ldcin,
                         __global float *cout, ulong cout_off, int ldcout)
 {
-  __local ushort8 lds[2 * (TILE_A + TILE_B) / 8];
+  __local ushort8 lds[NSTAGES * STAGE / 8];
   NV_SCRATCH_DECL
   const int2 tile = nv_tile_of_group(m, n);
   const int warp = (int)get_local_id(0) / 32, lane = (int)get_local_id(0) % 32;

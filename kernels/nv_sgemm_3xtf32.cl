@@ -18,10 +18,12 @@
  * Launch: local size (WARPM * WARPN * 32, 1), global size
  * (ceil(m / MWG) * WARPM * WARPN * 32, ceil(n / NWG)).
  *
- * Tiles as in kernels/nv_hgemm_mma.cl: A and B copied into local memory as
- * stored, double-buffered, one barrier per KWG step.  Fragments are read
- * with plain local loads; the pitches (m or n extent + 8, k extent + 4)
- * put the 32 lanes of every fragment load in 32 distinct banks. */
+ * Tiles and pipeline as in kernels/nv_hgemm_mma.cl: A and B copied into
+ * local memory as stored, by cp.async into a ring of NSTAGES slots (through
+ * registers when not 16-byte aligned), one barrier per KWG step, the main
+ * loop compiled once per transpose pair.  Fragments are read with plain
+ * local loads; the pitches (m or n extent + 8, k extent + 4) put the 32
+ * lanes of every fragment load in 32 distinct banks. */
 
 #ifndef MWG
 #define MWG 128 /* rows of C per work-group */
@@ -41,6 +43,14 @@
 #ifndef GROUPM
 #define GROUPM 8 /* work-groups along m that run side by side (L2 reuse of B) */
 #endif
+#ifndef NSTAGES
+#define NSTAGES 2 /* tile pairs in the local-memory ring (2, 3 or 4) */
+#endif
+#ifndef NV_CPASYNC
+#define NV_CPASYNC 1 /* 1: tiles by cp.async; 0: synchronously through registers */
+#endif
+/* NV_TA, NV_TB (0 or 1, both or neither): compile the main loop for that
+ * transpose pair only, a quarter of the code and build time. */
 
 #define NT (WARPM * WARPN * 32)
 #define WTM (MWG / WARPM) /* a warp's rows */
@@ -51,14 +61,19 @@
 #define PITCH_KN (NWG + 8) /* B stored [k][n] (tb == 1) */
 #define TILE_A (KWG * PITCH_KM > MWG * PITCH_MK ? KWG * PITCH_KM : MWG * PITCH_MK)
 #define TILE_B (KWG * PITCH_KN > NWG * PITCH_NK ? KWG * PITCH_KN : NWG * PITCH_NK)
+#define STAGE (TILE_A + TILE_B)
 #define LOADS_A (MWG * KWG / 4 / NT) /* float4 loads per work-item per tile */
 #define LOADS_B (NWG * KWG / 4 / NT)
+#define LOADS_MAX (LOADS_A > LOADS_B ? LOADS_A : LOADS_B)
 
 #if WTM % 16 != 0 || WTN % 8 != 0 || KWG % 8 != 0 || MWG % 32 != 0 || NWG % 32 != 0
 #error "a warp's block must be whole 16 x 8 mma tiles, KWG a multiple of 8, MWG and NWG of 32"
 #endif
 #if LOADS_A * 4 * NT != MWG * KWG || LOADS_B * 4 * NT != NWG * KWG
 #error "the tiles must split into whole float4 loads per work-item"
+#endif
+#if NSTAGES < 2 || NSTAGES > 4 || NSTAGES * STAGE * 4 > 49152
+#error "NSTAGES must be 2, 3 or 4, and the ring fit in 48 KiB"
 #endif
 
 #ifndef NV_MMA_EMULATED
@@ -83,6 +98,38 @@ static inline void nv_mma_tf32(float4 *d, uint4 a, uint2 b)
         "f"(d->z), "f"(d->w));
   *d = (float4)(r0, r1, r2, r3);
 }
+
+#if NV_CPASYNC
+/* 16 bytes from global p to local t, of which the first `bytes` are read
+ * and the rest zero-filled; in flight until nv_cp_wait. */
+static inline void nv_cp16(__local void *t, const __global void *p, int bytes)
+{
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;"
+               :
+               : "r"((uint)(size_t)t), "l"((ulong)(size_t)p), "r"(bytes)
+               : "memory");
+}
+
+static inline void nv_cp_commit(void) { asm volatile("cp.async.commit_group;" : : : "memory"); }
+
+/* Wait until the copies of the step about to be multiplied have landed:
+ * NSTAGES - 2 younger groups may still be in flight. */
+static inline void nv_cp_wait(void)
+{
+#if NSTAGES == 2
+  asm volatile("cp.async.wait_group 0;" : : : "memory");
+#elif NSTAGES == 3
+  asm volatile("cp.async.wait_group 1;" : : : "memory");
+#else
+  asm volatile("cp.async.wait_group 2;" : : : "memory");
+#endif
+}
+#endif
+#endif
+
+#if !NV_CPASYNC
+#define nv_cp_commit()
+#define nv_cp_wait()
 #endif
 
 /* (hi, mid, lo) of one element. */
@@ -139,32 +186,45 @@ static inline void nv_stash(const float4 *r, __local float *t, int pitch, int TU
   }
 }
 
-static inline void nv_fetch_ab(float4 *ra, float4 *rb, const __global float *a, ulong a_off,
-                               int lda, int ta, const __global float *b, ulong b_off, int ldb,
-                               int tb, int m, int n, int k, int m0, int n0, int k0)
+/* The TU x TV block at (u0, v0) of a stored matrix into the local tile t
+ * (row pitch `pitch`), as stored: by cp.async when `aligned` (16-byte
+ * vectors), else through registers.  Outside the matrix reads as zero. */
+static inline void nv_load_one(__local float *t, int pitch, const __global float *x, ulong off,
+                               int ld, int U, int V, int u0, int v0, int TU, int TV, bool aligned)
+{
+#if NV_CPASYNC
+  if (aligned) {
+    const int tid = (int)get_local_id(0);
+#pragma unroll
+    for (int i = 0; i < TU * TV / 4 / NT; i++) {
+      const int s = tid + i * NT, u = s % (TU / 4) * 4, v = s / (TU / 4);
+      const int gu = u0 + u, gv = v0 + v;
+      const int bytes = gv < V ? clamp((U - gu) * 4, 0, 16) : 0;
+      nv_cp16(t + v * pitch + u, x + off + (bytes > 0 ? (ulong)gv * (ulong)ld + (ulong)gu : 0ul),
+              bytes);
+    }
+    return;
+  }
+#endif
+  float4 r[LOADS_MAX];
+  nv_fetch(r, x, off, ld, U, V, u0, v0, TU, TV, aligned);
+  nv_stash(r, t, pitch, TU, TV);
+}
+
+/* Step k0 of A and B into the ring slot at `slot`. */
+static inline void nv_load(__local float *slot, const __global float *a, ulong a_off, int lda,
+                           const int ta, const __global float *b, ulong b_off, int ldb,
+                           const int tb, int m, int n, int k, int m0, int n0, int k0)
 {
   const bool a_vec = ((a_off | (ulong)lda) & 3) == 0, b_vec = ((b_off | (ulong)ldb) & 3) == 0;
   if (ta)
-    nv_fetch(ra, a, a_off, lda, k, m, k0, m0, KWG, MWG, a_vec);
+    nv_load_one(slot, PITCH_MK, a, a_off, lda, k, m, k0, m0, KWG, MWG, a_vec);
   else
-    nv_fetch(ra, a, a_off, lda, m, k, m0, k0, MWG, KWG, a_vec);
+    nv_load_one(slot, PITCH_KM, a, a_off, lda, m, k, m0, k0, MWG, KWG, a_vec);
   if (tb)
-    nv_fetch(rb, b, b_off, ldb, n, k, n0, k0, NWG, KWG, b_vec);
+    nv_load_one(slot + TILE_A, PITCH_KN, b, b_off, ldb, n, k, n0, k0, NWG, KWG, b_vec);
   else
-    nv_fetch(rb, b, b_off, ldb, k, n, k0, n0, KWG, NWG, b_vec);
-}
-
-static inline void nv_stash_ab(const float4 *ra, const float4 *rb, __local float *at,
-                               __local float *bt, int ta, int tb)
-{
-  if (ta)
-    nv_stash(ra, at, PITCH_MK, KWG, MWG);
-  else
-    nv_stash(ra, at, PITCH_KM, MWG, KWG);
-  if (tb)
-    nv_stash(rb, bt, PITCH_KN, NWG, KWG);
-  else
-    nv_stash(rb, bt, PITCH_NK, KWG, NWG);
+    nv_load_one(slot + TILE_A, PITCH_NK, b, b_off, ldb, k, n, k0, n0, KWG, NWG, b_vec);
 }
 
 /* The A fragment (rows g, g+8; columns t, t+4) of the 16 x 8 block at
@@ -218,12 +278,41 @@ static inline void nv_multiply(const __local float *at, const __local float *bt,
   }
 }
 
+/* The main loop for one transpose pair: acc += op(A) op(B) for the
+ * work-group's tile at (m0, n0) and this warp's block at (wm0, wn0). */
+static inline void nv_3xtf32_loop(int m, int n, int k, const __global float *a, ulong a_off,
+                                  int lda, const int ta, const __global float *b, ulong b_off,
+                                  int ldb, const int tb, int m0, int n0, int wm0, int wn0,
+                                  __local float *lds,
+                                  float4 acc[WTM / 16][WTN / 8] NV_SCRATCH_PARAM)
+{
+  const int tiles = (k + KWG - 1) / KWG;
+  for (int s = 0; s < NSTAGES - 1; s++) {
+    if (s < tiles)
+      nv_load(lds + s * STAGE, a, a_off, lda, ta, b, b_off, ldb, tb, m, n, k, m0, n0, s * KWG);
+    nv_cp_commit();
+  }
+  for (int t = 0; t < tiles; t++) {
+    nv_cp_wait();
+    /* step t is in place for everyone, and everyone is done with step t - 1,
+     * whose slot the next load reuses */
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const int ahead = t + NSTAGES - 1;
+    if (ahead < tiles)
+      nv_load(lds + ahead % NSTAGES * STAGE, a, a_off, lda, ta, b, b_off, ldb, tb, m, n, k, m0,
+              n0, ahead * KWG);
+    nv_cp_commit();
+    __local float *cur = lds + t % NSTAGES * STAGE;
+    nv_multiply(cur, cur + TILE_A, ta, tb, wm0, wn0, acc NV_SCRATCH);
+  }
+}
+
 __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void sgemm_nv_3xtf32(
   int m, int n, int k, float alpha, const __global float *a, ulong a_off, int lda, int ta,
   const __global float *b, ulong b_off, int ldb, int tb, float beta, const __global float *cin,
   ulong cin_off, int ldcin, __global float *cout, ulong cout_off, int ldcout)
 {
-  __local float4 lds[2 * (TILE_A + TILE_B) / 4];
+  __local float4 lds[NSTAGES * STAGE / 4];
   NV_SCRATCH_DECL
   const int2 tile = nv_tile_of_group(m, n);
   const int m0 = tile.x * MWG, n0 = tile.y * NWG;
@@ -237,30 +326,24 @@ __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void sgemm_nv_3xtf32(
     for (int j = 0; j < WTN / 8; j++)
       acc[i][j] = (float4)(0.0f);
 
-  float4 ra[LOADS_A], rb[LOADS_B];
-  nv_fetch_ab(ra, rb, a, a_off, lda, ta, b, b_off, ldb, tb, m, n, k, m0, n0, 0);
-  nv_stash_ab(ra, rb, base, base + TILE_A, ta, tb);
-  barrier(CLK_LOCAL_MEM_FENCE);
-  const int tiles = (k + KWG - 1) / KWG;
-  for (int t = 0; t < tiles; t++) {
-    __local float *cur = base + (t & 1) * (TILE_A + TILE_B);
-    __local float *next = base + (~t & 1) * (TILE_A + TILE_B);
-    const bool more = t + 1 < tiles;
-    if (more) /* the next tiles travel while this pair is multiplied */
-      nv_fetch_ab(ra, rb, a, a_off, lda, ta, b, b_off, ldb, tb, m, n, k, m0, n0, (t + 1) * KWG);
-    /* one specialised copy of the inner loop per transpose pair */
-    if (ta && tb)
-      nv_multiply(cur, cur + TILE_A, 1, 1, wm0, wn0, acc NV_SCRATCH);
-    else if (ta)
-      nv_multiply(cur, cur + TILE_A, 1, 0, wm0, wn0, acc NV_SCRATCH);
-    else if (tb)
-      nv_multiply(cur, cur + TILE_A, 0, 1, wm0, wn0, acc NV_SCRATCH);
-    else
-      nv_multiply(cur, cur + TILE_A, 0, 0, wm0, wn0, acc NV_SCRATCH);
-    if (more)
-      nv_stash_ab(ra, rb, next, next + TILE_A, ta, tb);
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
+#ifdef NV_TA /* only the pair given at build time (ta and tb must match it) */
+  nv_3xtf32_loop(m, n, k, a, a_off, lda, NV_TA, b, b_off, ldb, NV_TB, m0, n0, wm0, wn0, base,
+                 acc NV_SCRATCH);
+#else
+  /* one specialised copy of the main loop per transpose pair */
+  if (ta && tb)
+    nv_3xtf32_loop(m, n, k, a, a_off, lda, 1, b, b_off, ldb, 1, m0, n0, wm0, wn0, base,
+                   acc NV_SCRATCH);
+  else if (ta)
+    nv_3xtf32_loop(m, n, k, a, a_off, lda, 1, b, b_off, ldb, 0, m0, n0, wm0, wn0, base,
+                   acc NV_SCRATCH);
+  else if (tb)
+    nv_3xtf32_loop(m, n, k, a, a_off, lda, 0, b, b_off, ldb, 1, m0, n0, wm0, wn0, base,
+                   acc NV_SCRATCH);
+  else
+    nv_3xtf32_loop(m, n, k, a, a_off, lda, 0, b, b_off, ldb, 0, m0, n0, wm0, wn0, base,
+                   acc NV_SCRATCH);
+#endif
 
 #pragma unroll
   for (int i = 0; i < WTM / 16; i++)

@@ -47,6 +47,8 @@
 #ifndef GROUPM
 #define GROUPM 8 /* work-groups along m that run side by side */
 #endif
+/* NV_TA, NV_TB (0 or 1, both or neither): compile for that transpose pair
+ * only (the ta and tb arguments must match it). */
 
 #define NT (MDIMC * NDIMC)
 #define MWI (MWG / MDIMC)
@@ -222,6 +224,9 @@ __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void sgemm_nv_fma(
   const __global float *b, ulong b_off, int ldb, int tb, float beta, const __global float *cin,
   ulong cin_off, int ldcin, __global float *cout, ulong cout_off, int ldcout)
 {
+#ifdef NV_TA
+  ta = NV_TA, tb = NV_TB;
+#endif
   __local float4 alm[2 * KWG * PITCHA / 4];
   __local float4 blm[2 * KWG * PITCHB / 4];
   const int2 tile = nv_tile_of_group(m, n), item = nv_item();

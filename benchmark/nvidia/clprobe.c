@@ -29,7 +29,7 @@ enum dtype { DT_S, DT_H, DT_SH };
 struct opts {
   const char *files[8];
   int nfiles;
-  const char *kernel, *build, *platform, *label;
+  const char *kernel, *build, *platform, *label, *binary;
   enum dtype dt;
   int m, n, k, ta, tb, pad, off, reps, check, verbose, probe; /* check: 0 none, 1 sample, 2 full */
   size_t lx, ly, bm, bn;
@@ -107,6 +107,7 @@ static void usage(void)
           "usage: clprobe -f FILE.cl [-f MORE.cl] -K KERNEL -L LX[,LY] -W BM,BN [-D 'OPTS']\n"
           "         [-t s|h|sh] [-m M -n N -k K] [-T NN|NT|TN|TT] [-a ALPHA] [-b BETA]\n"
           "         [-r REPS] [-c none|sample|full] [-p PAD] [-o OFF] [-P PLATFORM] [-l LABEL] [-v]\n"
+          "         [-S FILE (write the program binary: PTX on NVIDIA)]\n"
           "       clprobe -probe -f kernels/nv_probe.cl -K nv_ptx_probe [-P PLATFORM] [-v]\n"
           "Work-group (i, j) computes C rows [i*BM, i*BM+BM) x columns [j*BN, j*BN+BN);\n"
           "global size = (ceil(M/BM)*LX, ceil(N/BN)*LY).  Exit 0: correct, 1: wrong, 2: error.\n");
@@ -133,6 +134,7 @@ static void parse(int argc, char **argv, struct opts *o)
     case 'D': o->build = v; break;
     case 'P': o->platform = v; break;
     case 'l': o->label = v; break;
+    case 'S': o->binary = v; break;
     case 't': if (parse_dtype(v, &o->dt)) usage(); break;
     case 'm': o->m = atoi(v); break;
     case 'n': o->n = atoi(v); break;
@@ -230,6 +232,17 @@ static cl_kernel build(cl_context ctx, cl_device_id dev, const struct opts *o, d
   if (berr != CL_SUCCESS)
     die("clBuildProgram", berr);
   free(src);
+  size_t size = 0;
+  unsigned char *bin = NULL;
+  FILE *fp = o->binary != NULL ? fopen(o->binary, "wb") : NULL;
+  if (fp != NULL &&
+      clGetProgramInfo(prog, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL) == CL_SUCCESS &&
+      (bin = malloc(size)) != NULL &&
+      clGetProgramInfo(prog, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL) == CL_SUCCESS)
+    fwrite(bin, 1, size, fp);
+  if (fp != NULL)
+    fclose(fp);
+  free(bin);
   cl_kernel kern = clCreateKernel(prog, o->kernel, &err);
   if (err != CL_SUCCESS)
     die("clCreateKernel", err);

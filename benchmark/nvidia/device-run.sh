@@ -10,12 +10,15 @@
 # where the raw output goes ($OUT, else /tmp/nv-out).  The summary table is
 # printed last.  Set NV_SIZES to change the timed sizes, NV_QUICK=1 to skip
 # the variant search and time the defaults only, NV_SWEEP to a |-separated
-# list of labels to sweep other variants.
+# list of labels to sweep other variants (NV_BUILDLOG likewise for the
+# register counts), NV_ANCHORS=0 to leave out cuBLAS and CLBlast.
 set -u
 BIN=${1:-.device/bin}
 DEBS=${2:-.device/debs}
 OUT=${3:-${OUT:-/tmp/nv-out}}
 SIZES=${NV_SIZES:-1024 2048 4096 8192}
+# the variant of each family that the engine uses (first in variants.txt)
+NV_DEFAULTS=${NV_DEFAULTS:-fma-128x128|mma-128x128|shmma-128x128|3xtf32-128x128}
 mkdir -p "$OUT" /tmp/nv-root /tmp/nv-vendors
 for f in "$DEBS"/*.deb; do dpkg -x "$f" /tmp/nv-root; done
 export LD_LIBRARY_PATH=/tmp/nv-root/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
@@ -41,34 +44,14 @@ probe() {
     echo "$label $* FAILED rc=$?" >>"$TABLE"
 }
 
-# The variants: label file kernel dtype local tile defs
-VARIANTS=$(
-  cat <<'EOF'
-fma-128x128        nv_sgemm_fma.cl    sgemm_nv_fma     s  256 128,128 -
-fma-128x128-k8     nv_sgemm_fma.cl    sgemm_nv_fma     s  256 128,128 -DKWG=8
-fma-128x128-w4x8   nv_sgemm_fma.cl    sgemm_nv_fma     s  256 128,128 -DWLM=4
-fma-128x128-w16x2  nv_sgemm_fma.cl    sgemm_nv_fma     s  256 128,128 -DWLM=16
-fma-128x128-r128   nv_sgemm_fma.cl    sgemm_nv_fma     s  256 128,128 -cl-nv-maxrregcount=128
-fma-128x64         nv_sgemm_fma.cl    sgemm_nv_fma     s  128 128,64  -DNWG=64,-DNDIMC=8
-fma-256x128-k8     nv_sgemm_fma.cl    sgemm_nv_fma     s  256 256,128 -DMWG=256,-DKWG=8
-generic-128x64     gemm_generic.cl    sgemm_generic_tiled s 32,8 128,64 -DMWG=128,-DNWG=64,-DKWG=32,-DMDIMC=32,-DNDIMC=8,-DVWM=4,-DVWN=4
-mma-128x128        nv_hgemm_mma.cl    hgemm_nv_mma     h  256 128,128 -
-mma-128x128-noldsm nv_hgemm_mma.cl    hgemm_nv_mma     h  256 128,128 -DNV_LDSM=0
-mma-128x128-w2x2   nv_hgemm_mma.cl    hgemm_nv_mma     h  128 128,128 -DWARPN=2
-mma-128x256-k16    nv_hgemm_mma.cl    hgemm_nv_mma     h  256 128,256 -DNWG=256,-DKWG=16
-mma-256x128-k16    nv_hgemm_mma.cl    hgemm_nv_mma     h  256 256,128 -DMWG=256,-DKWG=16,-DWARPM=4,-DWARPN=2
-shmma-128x128      nv_hgemm_mma.cl    shgemm_nv_mma    sh 256 128,128 -
-shmma-128x256-k16  nv_hgemm_mma.cl    shgemm_nv_mma    sh 256 128,256 -DNWG=256,-DKWG=16
-3xtf32-128x128     nv_sgemm_3xtf32.cl sgemm_nv_3xtf32  s  256 128,128 -
-3xtf32-128x128-w2x2 nv_sgemm_3xtf32.cl sgemm_nv_3xtf32 s  128 128,128 -DWARPN=2
-3xtf32-128x64-w2x2 nv_sgemm_3xtf32.cl sgemm_nv_3xtf32  s  128 128,64  -DNWG=64,-DWARPN=2
-EOF
-)
-[ "${NV_QUICK:-0}" = 1 ] && VARIANTS=$(echo "$VARIANTS" | grep -E '^(fma-128x128|mma-128x128|shmma-128x128|3xtf32-128x128) ')
+# The variants (label file kernel dtype local tile defs, defs comma-separated
+# or -): benchmark/nvidia/variants.txt, or the file named by NV_VARIANTS.
+VARIANTS=$(grep -v '^#' "${NV_VARIANTS:-benchmark/nvidia/variants.txt}")
+[ "${NV_QUICK:-0}" = 1 ] && VARIANTS=$(echo "$VARIANTS" | grep -E "^(${NV_DEFAULTS}) ")
 
 run_variants() { # $1: a shell function taking label file kernel dtype local tile defs
   echo "$VARIANTS" | while read -r label file kernel dt local tile defs; do
-    [ "$defs" = - ] && defs= || defs=$(echo "$defs" | tr , ' ')
+    if [ "$defs" = - ]; then defs=; else defs=$(echo "$defs" | tr , ' '); fi
     "$1" "$label" "$file" "$kernel" "$dt" "$local" "$tile" "$defs"
   done
 }
@@ -96,24 +79,39 @@ build_log() { # register and spill counts of the default of each family
 echo "# $(cat "$OUT/gpu.txt")" >>"$TABLE"
 timeout 30 "$BIN/clprobe" -probe -f "$K/nv_probe.cl" -K nv_ptx_probe >>"$TABLE" 2>>"$LOG" ||
   echo "nv_ptx_probe FAILED rc=$?" >>"$TABLE"
-timeout 180 python3 benchmark/nvidia/torch_anchor.py $SIZES >>"$TABLE" 2>>"$LOG" ||
-  echo "torch_anchor FAILED rc=$?" >>"$TABLE"
-for mode in default tuned; do
-  timeout 120 "$BIN/clblast_anchor" $mode $SIZES >>"$TABLE" 2>>"$LOG" ||
-    echo "clblast_anchor $mode FAILED rc=$?" >>"$TABLE"
-done
+if [ "${NV_ANCHORS:-1}" = 1 ]; then
+  timeout 180 python3 benchmark/nvidia/torch_anchor.py $SIZES >>"$TABLE" 2>>"$LOG" ||
+    echo "torch_anchor FAILED rc=$?" >>"$TABLE"
+  for mode in default tuned; do
+    timeout 120 "$BIN/clblast_anchor" $mode $SIZES >>"$TABLE" 2>>"$LOG" ||
+      echo "clblast_anchor $mode FAILED rc=$?" >>"$TABLE"
+  done
+fi
 echo "# timings" >>"$TABLE"
 run_variants timed
 echo "# correctness sweep" >>"$TABLE"
-VARIANTS=$(echo "$VARIANTS" | grep -E "^(${NV_SWEEP:-fma-128x128|fma-128x64|fma-256x128-k8|mma-128x128|mma-128x128-noldsm|mma-128x256-k16|shmma-128x128|3xtf32-128x128|3xtf32-128x64-w2x2}) ")
+ALL=$VARIANTS
+VARIANTS=$(echo "$ALL" | grep -E "^(${NV_SWEEP:-$NV_DEFAULTS}) ")
 run_variants sweep
-VARIANTS=$(echo "$VARIANTS" | grep -E "^(fma-128x128|mma-128x128|3xtf32-128x128) ")
+echo "# build logs" >>"$TABLE"
+VARIANTS=$(echo "$ALL" | grep -E "^(${NV_BUILDLOG:-$NV_DEFAULTS}) ")
 run_variants build_log
 grep -E "^== |registers|spill" "$LOG" | grep -B1 -E "registers|spill" >"$OUT/registers.txt"
+# The PTX of the defaults and, where the CUDA toolkit's ptxas and cuobjdump
+# are on the machine, their SASS.
+VARIANTS=$(echo "$ALL" | grep -E "^(${NV_DEFAULTS}) ")
+dump() {
+  probe "$1" "$2" "$3" "$4" "$5" "$6" "$7" -m 256 -n 256 -k 256 -r 1 -S "$OUT/$1.ptx"
+  ptxas=$(ls /usr/local/cuda*/bin/ptxas 2>/dev/null | head -n 1)
+  [ -n "$ptxas" ] && [ -s "$OUT/$1.ptx" ] || return 0
+  "$ptxas" -arch=sm_90 -v -o "/tmp/$1.cubin" "$OUT/$1.ptx" >"$OUT/$1.ptxas.txt" 2>&1 &&
+    "$(dirname "$ptxas")/cuobjdump" -sass "/tmp/$1.cubin" >"$OUT/$1.sass" 2>&1
+}
+run_variants dump
 
 # The summary: timings as label dtype n best median verdict, the sweep as
 # passed/run per variant.
-awk '/^# timings/ { part = 1; next } /^# correctness/ { part = 2; next }
+awk '/^# timings/ { part = 1; next } /^# correctness/ { part = 2; next } /^# build logs/ { part = 3; next }
   /^#|FAILED|probe|clblast|cublas/ { print; next }
   part == 1 { printf "%-20s %-2s %5d %8.2f %8.2f %s %s\n", $1, $2, $4, $8, $10, $14, $15 }
   part == 2 { runs[$1]++; if ($14 == "ok") ok[$1]++ }

@@ -116,3 +116,16 @@ static inline uint4 nv_ldsm_x4_trans(const __local ushort *t, int off NV_SCRATCH
   barrier(CLK_LOCAL_MEM_FENCE);
   return (uint4)(r[0], r[1], r[2], r[3]);
 }
+
+/* cp.async.cg.shared.global with a source size: done at once here, so
+ * commit and wait have nothing to do. */
+static inline void nv_cp16(__local void *t, const __global void *p, int bytes)
+{
+  __local uchar *d = (__local uchar *)t;
+  const __global uchar *s = (const __global uchar *)p;
+  for (int i = 0; i < 16; i++)
+    d[i] = i < bytes ? s[i] : (uchar)0;
+}
+
+static inline void nv_cp_commit(void) {}
+static inline void nv_cp_wait(void) {}
