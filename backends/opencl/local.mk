@@ -63,8 +63,15 @@ test_opencl_ocl_cases_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/test
 test_opencl_ocl_cases_LDFLAGS = -no-install
 test_opencl_ocl_cases_LDADD = test/libhoptest.la libhopblas.la -lm
 TESTS += test/opencl/contract.test test/opencl/netlib.test test/opencl/oclgrind.test \
-	test/opencl/fault.test test/opencl/runtime.test test/opencl/bench.test
+	test/opencl/fault.test test/opencl/runtime.test test/opencl/bench.test test/opencl/stub.test
+# A stub OpenCL driver (never installed) for valgrind and object counts: stub.test.
+check_LTLIBRARIES += test/opencl/libhopstub.la
+test_opencl_libhopstub_la_SOURCES = test/opencl/stub-icd.c test/opencl/stub-icd-gemm.c \
+	test/opencl/stub-icd.h
+test_opencl_libhopstub_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
+test_opencl_libhopstub_la_LDFLAGS = -module -avoid-version -rpath $(abs_builddir)
+test_opencl_libhopstub_la_LIBADD = -lm
 endif
 dist_check_SCRIPTS += test/opencl/contract.test test/opencl/netlib.test test/opencl/oclgrind.test \
-	test/opencl/fault.test test/opencl/runtime.test test/opencl/bench.test
+	test/opencl/fault.test test/opencl/runtime.test test/opencl/bench.test test/opencl/stub.test
 EXTRA_DIST += test/opencl/ocl-env.sh
