@@ -183,9 +183,13 @@ enum hop_status hop_ocl_runtime_open(struct hop_ocl_state *st, char *why, size_t
   }
   choose_memory(st);
   hop_ocl_generic_params(d, &st->params, st->params_why, sizeof st->params_why);
-  /* The largest buffer a call plans for: the device's limit, or less for tests. */
+  /* The largest buffer a call plans for: the device's limit, and an eighth of
+   * its memory so that the pool's six buffers fit beside other users; less
+   * for tests (HOPBLAS_OPENCL_MAX_ALLOC). */
   long long knob = hop_config_int("HOPBLAS_OPENCL_MAX_ALLOC", 0, 1LL << 46, 0);
   st->cap = d->max_alloc;
+  if (d->global_mem / 8 >= (64u << 20) && d->global_mem / 8 < st->cap)
+    st->cap = d->global_mem / 8;
   if (knob > 0 && (cl_ulong)knob < st->cap)
     st->cap = (size_t)knob;
   st->queue_window = hop_config_int("HOPBLAS_QUEUE_WINDOW", 0, 1L << 30, 0);
