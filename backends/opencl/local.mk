@@ -52,7 +52,7 @@ dist_check_SCRIPTS += test/opencl/families.test test/opencl/families-limits.test
 if HOP_OPENCL
 libhopcore_la_SOURCES += backends/opencl/tune.h backends/opencl/tune.c \
 	backends/opencl/tune_space.c backends/opencl/tune_select.c backends/opencl/tune_table.c \
-	backends/opencl/tune_calib.c backends/opencl/tune_image.c
+	backends/opencl/tune_calib.c backends/opencl/tune_image.c backends/opencl/tune_bench.c
 endif
 
 # Tests (PoCL in CI): test/opencl/*.test print TAP; ocl-cases is their program.

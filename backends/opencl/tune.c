@@ -16,7 +16,7 @@
 
 #include "tune.h"
 
-enum { MAX_CANDIDATES = 128, ODD_M = 67, ODD_N = 45, ODD_K = 33 };
+enum { MAX_CANDIDATES = 128 };
 
 struct search {
   struct hop_ocl_state *st;
@@ -24,8 +24,6 @@ struct search {
   const struct hop_tune_opts *o;
   struct hop_tune_result *r;
   struct hop_tune_bench b;
-  cl_mem odd_c;                    /* the small odd-shaped check's C */
-  float *ref, *bound, *odd_ref, *odd_bound, *out;
   double deadline, t0, min_interval, best_s;
   struct hop_tune_point seen[MAX_CANDIDATES];
   int nseen, checked;
@@ -38,44 +36,6 @@ static double now(void)
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-/* ---- the reference ---------------------------------------------------------- */
-
-/* C = op(A) op(B) in float on the CPU engine, and |op(A)| |op(B)|, the scale of
- * each element's rounding error (the contract's bound). */
-static void reference(int m, int n, int k, bool ta, bool tb, const float *a, const float *b,
-                      int ld, float *ref, float *bound)
-{
-  struct hop_gemm g = {.dtype = HOP_DTYPE_S, .symbol = "tune", .ta = ta, .tb = tb, .m = m,
-                       .n = n, .k = k, .alpha = 1.0f, .beta = 0.0f, .a = a, .lda = ld,
-                       .b = b, .ldb = ld, .c = ref, .ldc = m};
-  hop_cpu_gemm(&g);
-  size_t na = (size_t)ld * (size_t)ld;
-  float *aa = malloc(na * sizeof *aa), *ab = malloc(na * sizeof *ab);
-  if (aa == NULL || ab == NULL) { /* no bound: every element gets the largest one */
-    for (size_t i = 0; i < (size_t)m * (size_t)n; i++)
-      bound[i] = (float)k;
-    free(aa), free(ab);
-    return;
-  }
-  for (size_t i = 0; i < na; i++)
-    aa[i] = fabsf(a[i]), ab[i] = fabsf(b[i]);
-  g.a = aa, g.b = ab, g.c = bound;
-  hop_cpu_gemm(&g);
-  free(aa), free(ab);
-}
-
-/* |got - ref| <= 4 k eps (|A||B|)_ij, and no NaN. */
-static bool matches(const float *got, const float *ref, const float *bound, size_t count, int k)
-{
-  const double eps = 5.96e-8;
-  for (size_t i = 0; i < count; i++) {
-    double tol = 4.0 * k * eps * bound[i] + 1e-30;
-    if (!(fabs((double)got[i] - (double)ref[i]) <= tol))
-      return false;
-  }
-  return true;
 }
 
 /* ---- one candidate ------------------------------------------------------------ */
@@ -114,56 +74,11 @@ static cl_int build(struct search *s, const struct hop_tune_point *p, char *why,
   return err;
 }
 
-static struct hop_ocl_launch main_launch(const struct search *s)
-{
-  int n = s->b.n;
-  return (struct hop_ocl_launch){.kernel = HOP_OCL_SGEMM, .m = n, .n = n, .k = n, .alpha = 1.0f,
-                                 .beta = 0.0f, .a = s->b.a, .b = s->b.b, .cin = s->b.c,
-                                 .cout = s->b.c, .lda = n, .ldb = n, .ldcin = n, .ldcout = n};
-}
-
-/* Run l once and read C back; false when the device failed. */
-static bool run_once(struct search *s, const struct hop_ocl_launch *l, cl_mem c, size_t count)
-{
-  cl_event ev = NULL;
-  cl_int err = s->sp->launch(s->st, &s->b, l, &ev);
-  if (err == CL_SUCCESS)
-    err = clEnqueueReadBuffer(s->st->q[HOP_OCL_Q_EXEC], c, CL_TRUE, 0, count * sizeof(float),
-                              s->out, 1, &ev, NULL);
-  if (ev != NULL)
-    clReleaseEvent(ev);
-  return err == CL_SUCCESS;
-}
-
-/* Both checks: the n x n problem, and a small odd one with both operands
- * transposed (edges of every tile).  Candidate wrong_at is made wrong on
- * purpose (HOPBLAS_TUNE_FAULT), to prove the check refuses it. */
-static const char *check(struct search *s)
-{
-  size_t nn = (size_t)s->b.n * (size_t)s->b.n;
-  struct hop_ocl_launch l = main_launch(s);
-  if (!run_once(s, &l, s->b.c, nn))
-    return "the launch failed";
-  if (s->o->wrong_at == ++s->checked)
-    s->out[nn / 2] += 1.0f;
-  if (!matches(s->out, s->ref, s->bound, nn, s->b.n))
-    return "wrong result";
-  l = (struct hop_ocl_launch){.kernel = HOP_OCL_SGEMM, .m = ODD_M, .n = ODD_N, .k = ODD_K,
-                              .alpha = 1.0f, .beta = 0.0f, .ta = true, .tb = true, .a = s->b.a,
-                              .b = s->b.b, .cin = s->odd_c, .cout = s->odd_c, .lda = s->b.n,
-                              .ldb = s->b.n, .ldcin = ODD_M, .ldcout = ODD_M};
-  if (!run_once(s, &l, s->odd_c, (size_t)ODD_M * ODD_N))
-    return "the launch failed (odd shape)";
-  if (!matches(s->out, s->odd_ref, s->odd_bound, (size_t)ODD_M * ODD_N, ODD_K))
-    return "wrong result (odd shape)";
-  return NULL;
-}
-
 /* Seconds per launch: reps launches back to back between the first's start
  * and the last's end, reps doubled until the interval is long enough. */
 static double timed(struct search *s, int *reps)
 {
-  struct hop_ocl_launch l = main_launch(s);
+  struct hop_ocl_launch l = hop_tune_bench_main(&s->b);
   for (;;) {
     cl_event first = NULL, last = NULL;
     cl_int err = CL_SUCCESS;
@@ -255,7 +170,8 @@ static double measure(struct search *s, const struct hop_tune_point *p)
     bad = why;
   else if (prepare(s, p, why, sizeof why) != CL_SUCCESS)
     bad = why;
-  else if ((bad = check(s)) == NULL) {
+  else if ((bad = hop_tune_bench_check(s->st, s->sp, &s->b, s->o->wrong_at == ++s->checked)) ==
+           NULL) {
     int reps = 1;
     sec = timed(s, &reps);
     for (int i = 0; i < 2 && sec > 0 && sec < 2.0 * s->best_s && now() < s->deadline; i++) {
@@ -280,47 +196,17 @@ static double measure(struct search *s, const struct hop_tune_point *p)
   return sec;
 }
 
-/* ---- the test problem ------------------------------------------------------- */
-
-static cl_mem device_copy(struct hop_ocl_state *st, const float *host, size_t count, cl_int *err)
-{
-  cl_mem_flags flags = CL_MEM_READ_WRITE | (host != NULL ? CL_MEM_COPY_HOST_PTR : 0);
-  return clCreateBuffer(st->ctx, flags, count * sizeof(float), (void *)host, err);
-}
-
-/* Operands, their references and a profiling queue in place of the kernel queue. */
+/* The test problem, and a profiling queue in place of the kernel queue. */
 static bool setup(struct search *s, int n, cl_command_queue *saved)
 {
   struct hop_ocl_state *st = s->st;
   const struct hop_ocl_device *d = hop_ocl_device(st);
-  size_t nn = (size_t)n * (size_t)n, odd = (size_t)ODD_M * ODD_N;
-  float *ha = malloc(nn * sizeof *ha), *hb = malloc(nn * sizeof *hb);
-  s->ref = malloc(nn * sizeof *s->ref), s->bound = malloc(nn * sizeof *s->bound);
-  s->out = malloc(nn * sizeof *s->out);
-  s->odd_ref = malloc(odd * sizeof *s->odd_ref), s->odd_bound = malloc(odd * sizeof *s->odd_bound);
-  s->b = (struct hop_tune_bench){.n = n, .ha = ha, .hb = hb};
-  if (!ha || !hb || !s->ref || !s->bound || !s->out || !s->odd_ref || !s->odd_bound) {
-    snprintf(s->r->why, sizeof s->r->why, "out of host memory for n = %d", n);
+  cl_int err = CL_SUCCESS;
+  if (!hop_tune_bench_open(st, n, &s->b, s->r->why, sizeof s->r->why))
     return false;
-  }
-  unsigned x = 12345u;
-  for (size_t i = 0; i < nn; i++) {
-    x = x * 1664525u + 1013904223u, ha[i] = (float)(x >> 8) / 8388608.0f - 1.0f;
-    x = x * 1664525u + 1013904223u, hb[i] = (float)(x >> 8) / 8388608.0f - 1.0f;
-  }
-  reference(n, n, n, false, false, ha, hb, n, s->ref, s->bound);
-  reference(ODD_M, ODD_N, ODD_K, true, true, ha, hb, n, s->odd_ref, s->odd_bound);
-  cl_int err = CL_SUCCESS, e2 = CL_SUCCESS, e3 = CL_SUCCESS, e4 = CL_SUCCESS;
-  s->b.a = device_copy(st, ha, nn, &err);
-  s->b.b = device_copy(st, hb, nn, &e2);
-  s->b.c = device_copy(st, NULL, nn, &e3);
-  s->odd_c = device_copy(st, NULL, odd, &e4);
-  cl_command_queue q = NULL;
-  if (err == CL_SUCCESS && e2 == CL_SUCCESS && e3 == CL_SUCCESS && e4 == CL_SUCCESS)
-    q = clCreateCommandQueue(st->ctx, d->id, CL_QUEUE_PROFILING_ENABLE, &err);
+  cl_command_queue q = clCreateCommandQueue(st->ctx, d->id, CL_QUEUE_PROFILING_ENABLE, &err);
   if (q == NULL) {
-    snprintf(s->r->why, sizeof s->r->why, "device buffers or a profiling queue for n = %d: "
-             "error %d", n, (int)(err ? err : e2 ? e2 : e3 ? e3 : e4));
+    snprintf(s->r->why, sizeof s->r->why, "no profiling queue (error %d)", (int)err);
     return false;
   }
   *saved = st->q[HOP_OCL_Q_EXEC];
@@ -339,12 +225,7 @@ static void teardown(struct search *s, cl_command_queue saved)
     clReleaseCommandQueue(st->q[HOP_OCL_Q_EXEC]);
     st->q[HOP_OCL_Q_EXEC] = saved;
   }
-  cl_mem mems[] = {s->b.a, s->b.b, s->b.c, s->odd_c};
-  for (size_t i = 0; i < 4; i++)
-    if (mems[i] != NULL)
-      clReleaseMemObject(mems[i]);
-  free((void *)s->b.ha), free((void *)s->b.hb);
-  free(s->ref), free(s->bound), free(s->out), free(s->odd_ref), free(s->odd_bound);
+  hop_tune_bench_close(&s->b);
 }
 
 /* CL_KERNEL_WORK_GROUP_SIZE of the sgemm kernel built with p, within the device's limit. */

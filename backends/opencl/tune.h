@@ -28,6 +28,9 @@ struct hop_tune_bench {
   cl_mem op[2][2];
   int op_ld[2][2];
   long op_key[2];
+  /* The check: the odd problem's C, the references and their error scales, C read back. */
+  cl_mem odd_c;
+  float *ref, *bound, *odd_ref, *odd_bound, *out;
 };
 
 struct hop_tune_space {
@@ -53,6 +56,18 @@ struct hop_tune_space {
 };
 
 extern const struct hop_tune_space hop_tune_space_adreno, hop_tune_space_mali;
+
+/* tune_bench.c: the test problem and the check against the reference. */
+enum { HOP_TUNE_ODD_M = 67, HOP_TUNE_ODD_N = 45, HOP_TUNE_ODD_K = 33 };
+bool hop_tune_bench_open(struct hop_ocl_state *st, int n, struct hop_tune_bench *b, char *why,
+                         size_t len);
+void hop_tune_bench_close(struct hop_tune_bench *b);
+struct hop_ocl_launch hop_tune_bench_main(const struct hop_tune_bench *b);
+/* Both problems through the space's launch, compared with the references:
+ * NULL when right, else what was wrong.  make_wrong spoils one element
+ * first (HOPBLAS_TUNE_FAULT), to show that the check refuses it. */
+const char *hop_tune_bench_check(struct hop_ocl_state *st, const struct hop_tune_space *sp,
+                                 struct hop_tune_bench *b, bool make_wrong);
 /* Helpers of the spaces: add p to out[0, n) unless there (returns the new n);
  * the device's largest work-group per dimension. */
 size_t hop_tune_push(struct hop_tune_point *out, size_t n, size_t max,
