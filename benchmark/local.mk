@@ -3,4 +3,4 @@ noinst_PROGRAMS += benchmark/tune-sweep
 benchmark_tune_sweep_SOURCES = benchmark/tune_sweep.c
 benchmark_tune_sweep_LDFLAGS = -no-install
 benchmark_tune_sweep_LDADD = libhopblas.la
-EXTRA_DIST += benchmark/tune-crossover.sh benchmark/tune-device.sh
+EXTRA_DIST += benchmark/tune-crossover.sh benchmark/tune-gain.sh benchmark/tune-device.sh

@@ -8,11 +8,15 @@
 #                                                 into DIR (default .device/tune)
 #   sh benchmark/tune-device.sh run [DIR]         there, DIR carried: hopblas info,
 #                                                 hopblas tune, hopblas info again, the
-#                                                 crossover sweep; everything into $OUT
-#                                                 (the tuning cache too: $OUT/cache/tune.txt)
+#                                                 tuned-against-default and crossover
+#                                                 sweeps; into $OUT: info.txt, tune.txt,
+#                                                 tune.err, gain.txt, crossover.txt, the raw
+#                                                 crossover-times.txt and -route.csv, and
+#                                                 tune-cache.txt (the tuning cache itself)
 #
 # TUNE_BUDGET (default 240 s), TUNE_SIZES (default 1024,2048,4096,8192) and
-# CROSS_SIZES (default 64 ... 8192) change the run; ROUNDS the sweep's rounds.
+# CROSS_SIZES (default 64 ... 8192) change the run; ROUNDS the sweeps' rounds;
+# TUNE_PLATFORM=pocl runs it all on the machine's PoCL (16 cores) instead.
 # The CPU engine there is Debian's OpenBLAS (carried), the anchor the router
 # must beat or match.
 set -u
@@ -43,25 +47,38 @@ esac
 dir=${2:-.device/tune}
 out=${OUT:-/tmp/tune-out}
 root=/tmp/tune-root
-mkdir -p "$out/cache" "$root" /tmp/tune-vendors
-chmod 700 "$out/cache"
+cache=/tmp/tune-cache # program binaries too: kept out of $OUT, which brings back few files
+mkdir -p "$out" "$cache" "$root" /tmp/tune-vendors
+chmod 700 "$cache"
 for f in "$dir"/debs/*.deb; do dpkg -x "$f" "$root"; done
 lib=$root/usr/lib/x86_64-linux-gnu
 export LD_LIBRARY_PATH="$dir/lib:$lib:$lib/openblas-pthread${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-if [ -e /usr/lib/libnvidia-opencl.so.1 ]; then # NVIDIA's OpenCL only, for this process
+if [ "${TUNE_PLATFORM:-nvidia}" = nvidia ] && [ -e /usr/lib/libnvidia-opencl.so.1 ]; then
+  # NVIDIA's OpenCL only, for this process (TUNE_PLATFORM=pocl keeps the machine's PoCL)
   echo /usr/lib/libnvidia-opencl.so.1 >/tmp/tune-vendors/nvidia.icd
   export OCL_ICD_VENDORS=/tmp/tune-vendors
 fi
-export HOPBLAS_CPU_BLAS=$lib/openblas-pthread/libopenblas.so.0 HOPBLAS_CACHE_DIR=$out/cache
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader >"$out/gpu.txt" 2>&1
+export HOPBLAS_CPU_BLAS=$lib/openblas-pthread/libopenblas.so.0 HOPBLAS_CACHE_DIR=$cache
 bin=$dir/bin
-"$bin/hopblas" info >"$out/info-before.txt" 2>&1
+{
+  echo "gpu: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1)"
+  echo "== hopblas info, before"
+  "$bin/hopblas" info 2>&1
+} >"$out/info.txt"
 timeout 900 "$bin/hopblas" tune --budget "${TUNE_BUDGET:-240}" --sizes "${TUNE_SIZES:-1024,2048,4096,8192}" \
   >"$out/tune.txt" 2>"$out/tune.err"
 echo "hopblas tune: exit $?" >>"$out/tune.txt"
-"$bin/hopblas" info >"$out/info-after.txt" 2>&1
-OUT=$out/crossover TUNE_SWEEP=$bin/tune-sweep timeout 900 sh benchmark/tune-crossover.sh \
+{
+  echo "== hopblas info, after"
+  "$bin/hopblas" info 2>&1
+} >>"$out/info.txt"
+OUT=/tmp/tune-gain TUNE_SWEEP=$bin/tune-sweep timeout 600 sh benchmark/tune-gain.sh \
+  $(echo "${TUNE_SIZES:-1024,2048,4096,8192}" | tr , ' ') >"$out/gain.txt" 2>&1
+OUT=/tmp/tune-crossover TUNE_SWEEP=$bin/tune-sweep timeout 900 sh benchmark/tune-crossover.sh \
   ${CROSS_SIZES:-64 128 256 384 512 768 1024 1536 2048 3072 4096 6144 8192} >"$out/crossover.txt" 2>&1
 echo "tune-crossover: exit $?" >>"$out/crossover.txt"
-echo "== gpu: $(cat "$out/gpu.txt")"
-cat "$out/tune.txt" "$out/crossover.txt"
+cp "$cache/tune.txt" "$out/tune-cache.txt"
+cp /tmp/tune-crossover/times.txt "$out/crossover-times.txt"
+cp /tmp/tune-crossover/route.csv "$out/crossover-route.csv"
+head -1 "$out/info.txt"
+cat "$out/tune.txt" "$out/gain.txt" "$out/crossover.txt"

@@ -40,8 +40,12 @@ int main(int argc, char **argv)
       return 2;
     }
     size_t nn = (size_t)n * (size_t)n;
-    float *a = malloc(nn * sizeof *a), *b = malloc(nn * sizeof *b), *c = malloc(nn * sizeof *c);
-    if (a == NULL || b == NULL || c == NULL) {
+    /* Page-aligned, so that every mode's process sees the same layout (the CPU's
+     * speed on small matrices depends on it, and the modes run in different processes). */
+    float *a = NULL, *b = NULL, *c = NULL;
+    if (posix_memalign((void **)&a, 4096, nn * sizeof *a) != 0 ||
+        posix_memalign((void **)&b, 4096, nn * sizeof *b) != 0 ||
+        posix_memalign((void **)&c, 4096, nn * sizeof *c) != 0) {
       fprintf(stderr, "tune-sweep: no memory for n = %d\n", n);
       return 1;
     }
