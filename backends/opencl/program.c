@@ -146,6 +146,7 @@ static enum hop_status build_with(struct hop_ocl_state *st, const struct hop_ocl
   cache_key(hop_ocl_device(st), f->name, src, options, key, sizeof key);
   pr->params = *params;
   if (hop_ocl_fault_hit(&st->fault, HOP_OCL_FAULT_BUILD)) { /* as if from source or cache */
+    free(src);
     snprintf(why, len, "build failed (injected by HOPBLAS_OPENCL_FAULT)");
     return HOP_ERR_BUILD;
   }
