@@ -68,7 +68,7 @@ bool hop_tune_store_put(struct hop_tune_store *s, const char *scope, const char 
   return true;
 }
 
-/* ---- fields: printable bytes but space and '%' as they are, the rest %XX -- */
+/* ---- fields: printable bytes but space, '%' and '#' as they are, the rest %XX -- */
 
 static int hex(int c)
 {
@@ -119,7 +119,8 @@ static size_t escape(const char *src, char *dst, size_t cap)
   static const char digits[] = "0123456789ABCDEF";
   size_t o = 0;
   for (const unsigned char *p = (const unsigned char *)src; *p; p++) {
-    bool plain = *p > 0x20 && *p < 0x7f && *p != '%';
+    /* '#' too: a scope starting with it would read back as a comment line. */
+    bool plain = *p > 0x20 && *p < 0x7f && *p != '%' && *p != '#';
     if (o + (plain ? 1 : 3) >= cap)
       break;
     if (plain) {
