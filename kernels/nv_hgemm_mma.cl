@@ -18,8 +18,8 @@
  * its warps form a WARPM x WARPN grid, each owning a (MWG/WARPM) x
  * (NWG/WARPN) block as 16 x 8 mma tiles.  The A and B tiles are copied
  * into local memory as stored (whichever index is contiguous in global
- * memory stays contiguous), rows padded by 16 bytes so that the eight rows
- * one ldmatrix phase reads fall in distinct banks; `.trans` turns a tile
+ * memory stays contiguous), laid out so that the eight rows one ldmatrix
+ * phase reads fall in distinct banks (see nv_at); `.trans` turns a tile
  * whose contiguous index is m or n into the fragment the mma expects.
  * NSTAGES tile pairs form a ring: `cp.async` copies run NSTAGES - 1 steps
  * ahead of the multiplication without holding registers, with one barrier
@@ -49,8 +49,8 @@
 #ifndef NSTAGES
 #define NSTAGES 2 /* tile pairs in the local-memory ring (2, 3 or 4) */
 #endif
-#ifndef NV_LDSM
-#define NV_LDSM 1 /* 1: fragments by ldmatrix; 0: by plain local loads */
+#ifndef NV_SWIZZLE
+#define NV_SWIZZLE 1 /* 1: unpadded tiles, 16-byte chunks XOR-swizzled; 0: padded rows */
 #endif
 #ifndef NV_CPASYNC
 #define NV_CPASYNC 1 /* 1: tiles by cp.async; 0: synchronously through registers */
@@ -61,9 +61,14 @@
 #define NT (WARPM * WARPN * 32)
 #define WTM (MWG / WARPM) /* a warp's rows */
 #define WTN (NWG / WARPN) /* a warp's columns */
-#define SKEW 8            /* halves of padding per local row */
+#if NV_SWIZZLE
+#define TILE_A (MWG * KWG)
+#define TILE_B (NWG * KWG)
+#else
+#define SKEW 8 /* halves of padding per local row */
 #define TILE_A (KWG * (MWG + SKEW) > MWG * (KWG + SKEW) ? KWG * (MWG + SKEW) : MWG * (KWG + SKEW))
 #define TILE_B (KWG * (NWG + SKEW) > NWG * (KWG + SKEW) ? KWG * (NWG + SKEW) : NWG * (KWG + SKEW))
+#endif
 #define STAGE (TILE_A + TILE_B)
 #define LOADS_A (MWG * KWG / 8 / NT) /* 16-byte loads per work-item per tile */
 #define LOADS_B (NWG * KWG / 8 / NT)
@@ -157,6 +162,23 @@ static inline int2 nv_tile_of_group(int m, int n)
   return (int2)(first + pid % band % rows, pid % band / rows);
 }
 
+/* Where the 8 halves at (row r, column c, a multiple of 8) of a local tile
+ * with rows of w halves start.  An ldmatrix phase reads one 16-byte chunk
+ * from each of 8 consecutive rows; unswizzled, rows a multiple of 128
+ * bytes apart would all hit the same banks.  So either each row is padded
+ * by 16 bytes, or (NV_SWIZZLE) the chunk index is XORed with the row's
+ * position among the rows that share 128 bytes of banks. */
+static inline int nv_at(int r, int c, int w)
+{
+#if NV_SWIZZLE
+  const int chunks = w / 8;
+  const int phase = chunks >= 8 ? r & 7 : r / (8 / chunks) & (chunks - 1);
+  return r * w + ((c / 8) ^ phase) * 8;
+#else
+  return r * (w + SKEW) + c;
+#endif
+}
+
 /* Fetch the TU x TV block at (u0, v0) of a stored column-major matrix x
  * (u contiguous, extent U x V) into registers, 8 halves along u per load;
  * outside the matrix reads as zero. */
@@ -181,14 +203,15 @@ static inline void nv_fetch(ushort8 *r, const __global ushort *x, ulong off, int
   }
 }
 
-/* Store what nv_fetch got, as stored: t[v * (TU + SKEW) + u]. */
+/* Store what nv_fetch got, as stored: row v, column u of a tile with rows
+ * of TU halves. */
 static inline void nv_stash(const ushort8 *r, __local ushort *t, int TU, int TV)
 {
   const int tid = (int)get_local_id(0);
 #pragma unroll
   for (int i = 0; i < TU * TV / 8 / NT; i++) {
     const int s = tid + i * NT, u = s % (TU / 8) * 8, v = s / (TU / 8);
-    *(__local ushort8 *)(t + v * (TU + SKEW) + u) = r[i];
+    *(__local ushort8 *)(t + nv_at(v, u, TU)) = r[i];
   }
 }
 
@@ -206,7 +229,7 @@ static inline void nv_load_one(__local ushort *t, const __global ushort *x, ulon
       const int s = tid + i * NT, u = s % (TU / 8) * 8, v = s / (TU / 8);
       const int gu = u0 + u, gv = v0 + v;
       const int bytes = gv < V ? clamp((U - gu) * 2, 0, 16) : 0;
-      nv_cp16(t + v * (TU + SKEW) + u,
+      nv_cp16(t + nv_at(v, u, TU),
               x + off + (bytes > 0 ? (ulong)gv * (ulong)ld + (ulong)gu : 0ul), bytes);
     }
     return;
@@ -233,64 +256,27 @@ static inline void nv_load(__local ushort *slot, const __global ushort *a, ulong
     nv_load_one(slot + TILE_A, b, b_off, ldb, k, n, k0, n0, KWG, NWG, b_vec);
 }
 
-#if !NV_LDSM
-static inline uint nv_pair(const __local ushort *t, int at, int stride)
-{
-  return (uint)t[at] | (uint)t[at + stride] << 16;
-}
-#endif
-
 /* The A fragment of the 16 x 16 block at (mi, ki) of the local A tile:
- * stored [k][m] (pitch MWG + SKEW) when ta == 0, [m][k] when ta == 1. */
+ * stored [k][m] when ta == 0 (ldmatrix.trans), [m][k] when ta == 1. */
 static inline uint4 nv_frag_a(const __local ushort *t, const int ta, int mi,
                               int ki NV_SCRATCH_PARAM)
 {
-  const int lane = (int)get_local_id(0) % 32;
-#if NV_LDSM
-  const int q = lane / 8, r = lane % 8;
+  const int lane = (int)get_local_id(0) % 32, q = lane / 8, r = lane % 8;
   if (ta)
-    return nv_ldsm_x4(t, (mi + (q & 1) * 8 + r) * (KWG + SKEW) + ki + (q >> 1) * 8 NV_SCRATCH);
-  return nv_ldsm_x4_trans(t, (ki + (q >> 1) * 8 + r) * (MWG + SKEW) + mi + (q & 1) * 8 NV_SCRATCH);
-#else
-  const int g = lane / 4, c = lane % 4 * 2;
-  if (ta) {
-    const int p = KWG + SKEW;
-    return (uint4)(nv_pair(t, (mi + g) * p + ki + c, 1), nv_pair(t, (mi + g + 8) * p + ki + c, 1),
-                   nv_pair(t, (mi + g) * p + ki + c + 8, 1),
-                   nv_pair(t, (mi + g + 8) * p + ki + c + 8, 1));
-  }
-  const int p = MWG + SKEW;
-  return (uint4)(nv_pair(t, (ki + c) * p + mi + g, p), nv_pair(t, (ki + c) * p + mi + g + 8, p),
-                 nv_pair(t, (ki + c + 8) * p + mi + g, p),
-                 nv_pair(t, (ki + c + 8) * p + mi + g + 8, p));
-#endif
+    return nv_ldsm_x4(t, nv_at(mi + (q & 1) * 8 + r, ki + (q >> 1) * 8, KWG) NV_SCRATCH);
+  return nv_ldsm_x4_trans(t, nv_at(ki + (q >> 1) * 8 + r, mi + (q & 1) * 8, MWG) NV_SCRATCH);
 }
 
 /* B fragments of the 16 (k) x 16 (n) block at (ki, ni): .xy for columns
- * ni..ni+7, .zw for ni+8..ni+15.  Stored [n][k] when tb == 0, [k][n] when
- * tb == 1. */
+ * ni..ni+7, .zw for ni+8..ni+15.  Stored [n][k] when tb == 0, [k][n]
+ * (ldmatrix.trans) when tb == 1. */
 static inline uint4 nv_frag_b(const __local ushort *t, const int tb, int ni,
                               int ki NV_SCRATCH_PARAM)
 {
-  const int lane = (int)get_local_id(0) % 32;
-#if NV_LDSM
-  const int q = lane / 8, r = lane % 8;
+  const int lane = (int)get_local_id(0) % 32, q = lane / 8, r = lane % 8;
   if (tb)
-    return nv_ldsm_x4_trans(t, (ki + (q & 1) * 8 + r) * (NWG + SKEW) + ni + (q >> 1) * 8 NV_SCRATCH);
-  return nv_ldsm_x4(t, (ni + (q >> 1) * 8 + r) * (KWG + SKEW) + ki + (q & 1) * 8 NV_SCRATCH);
-#else
-  const int g = lane / 4, c = lane % 4 * 2;
-  if (tb) {
-    const int p = NWG + SKEW;
-    return (uint4)(nv_pair(t, (ki + c) * p + ni + g, p), nv_pair(t, (ki + c + 8) * p + ni + g, p),
-                   nv_pair(t, (ki + c) * p + ni + 8 + g, p),
-                   nv_pair(t, (ki + c + 8) * p + ni + 8 + g, p));
-  }
-  const int p = KWG + SKEW;
-  return (uint4)(nv_pair(t, (ni + g) * p + ki + c, 1), nv_pair(t, (ni + g) * p + ki + c + 8, 1),
-                 nv_pair(t, (ni + 8 + g) * p + ki + c, 1),
-                 nv_pair(t, (ni + 8 + g) * p + ki + c + 8, 1));
-#endif
+    return nv_ldsm_x4_trans(t, nv_at(ki + (q & 1) * 8 + r, ni + (q >> 1) * 8, NWG) NV_SCRATCH);
+  return nv_ldsm_x4(t, nv_at(ni + (q >> 1) * 8 + r, ki + (q & 1) * 8, KWG) NV_SCRATCH);
 }
 
 /* acc += the product of one pair of local tiles, for this warp's block. */

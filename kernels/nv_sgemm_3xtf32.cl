@@ -268,12 +268,17 @@ static inline void nv_multiply(const __local float *at, const __local float *bt,
       const uint3 p = nv_split(x.x), q = nv_split(x.y), r = nv_split(x.z), s = nv_split(x.w);
       const uint4 ahi = (uint4)(p.x, q.x, r.x, s.x), amid = (uint4)(p.y, q.y, r.y, s.y);
       const uint4 alo = (uint4)(p.z, q.z, r.z, s.z);
+      /* term by term across the row of tiles, so that the three products
+       * into one accumulator are not issued back to back */
 #pragma unroll
-      for (int j = 0; j < WTN / 8; j++) {
+      for (int j = 0; j < WTN / 8; j++)
         nv_mma_tf32(&acc[i][j], alo, bmid[j] NV_SCRATCH);
+#pragma unroll
+      for (int j = 0; j < WTN / 8; j++)
         nv_mma_tf32(&acc[i][j], amid, blo[j] NV_SCRATCH);
+#pragma unroll
+      for (int j = 0; j < WTN / 8; j++)
         nv_mma_tf32(&acc[i][j], ahi, bhi[j] NV_SCRATCH);
-      }
     }
   }
 }

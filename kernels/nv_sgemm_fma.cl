@@ -219,26 +219,14 @@ static inline void nv_store(float4 acc[NWI][MWI / 4], int2 item, int m, int n, i
   }
 }
 
-__kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void sgemm_nv_fma(
-  int m, int n, int k, float alpha, const __global float *a, ulong a_off, int lda, int ta,
-  const __global float *b, ulong b_off, int ldb, int tb, float beta, const __global float *cin,
-  ulong cin_off, int ldcin, __global float *cout, ulong cout_off, int ldcout)
+/* The main loop for one transpose pair: acc = op(A) op(B) for the
+ * work-group's tile at (m0, n0). */
+static inline void nv_fma_loop(int m, int n, int k, const __global float *a, ulong a_off, int lda,
+                               const int ta, const __global float *b, ulong b_off, int ldb,
+                               const int tb, int m0, int n0, int2 item, __local float4 *alm,
+                               __local float4 *blm, float4 acc[NWI][MWI / 4])
 {
-#ifdef NV_TA
-  ta = NV_TA, tb = NV_TB;
-#endif
-  __local float4 alm[2 * KWG * PITCHA / 4];
-  __local float4 blm[2 * KWG * PITCHB / 4];
-  const int2 tile = nv_tile_of_group(m, n), item = nv_item();
-  const int m0 = tile.x * MWG, n0 = tile.y * NWG;
   const bool a_vec = ((a_off | (ulong)lda) & 3) == 0, b_vec = ((b_off | (ulong)ldb) & 3) == 0;
-  float4 acc[NWI][MWI / 4];
-#pragma unroll
-  for (int j = 0; j < NWI; j++)
-#pragma unroll
-    for (int i = 0; i < MWI / 4; i++)
-      acc[j][i] = (float4)(0.0f);
-
   float4 ra[LOADS_A], rb[LOADS_B];
   nv_fetch_a(ra, a, a_off, lda, ta, m, k, m0, 0, a_vec);
   nv_fetch_b(rb, b, b_off, ldb, tb, n, k, n0, 0, b_vec);
@@ -258,5 +246,36 @@ __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void sgemm_nv_fma(
                   (__local float *)(blm + (cur ^ 1) * (KWG * PITCHB / 4)), ta, tb);
     barrier(CLK_LOCAL_MEM_FENCE);
   }
+}
+
+__kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void sgemm_nv_fma(
+  int m, int n, int k, float alpha, const __global float *a, ulong a_off, int lda, int ta,
+  const __global float *b, ulong b_off, int ldb, int tb, float beta, const __global float *cin,
+  ulong cin_off, int ldcin, __global float *cout, ulong cout_off, int ldcout)
+{
+  __local float4 alm[2 * KWG * PITCHA / 4];
+  __local float4 blm[2 * KWG * PITCHB / 4];
+  const int2 tile = nv_tile_of_group(m, n), item = nv_item();
+  const int m0 = tile.x * MWG, n0 = tile.y * NWG;
+  float4 acc[NWI][MWI / 4];
+#pragma unroll
+  for (int j = 0; j < NWI; j++)
+#pragma unroll
+    for (int i = 0; i < MWI / 4; i++)
+      acc[j][i] = (float4)(0.0f);
+#ifdef NV_TA /* only the pair given at build time (ta and tb must match it) */
+  nv_fma_loop(m, n, k, a, a_off, lda, NV_TA, b, b_off, ldb, NV_TB, m0, n0, item, alm, blm, acc);
+#else
+  /* one specialised copy of the main loop per transpose pair, so that each
+   * keeps only its own addresses live (127 registers instead of 173) */
+  if (ta && tb)
+    nv_fma_loop(m, n, k, a, a_off, lda, 1, b, b_off, ldb, 1, m0, n0, item, alm, blm, acc);
+  else if (ta)
+    nv_fma_loop(m, n, k, a, a_off, lda, 1, b, b_off, ldb, 0, m0, n0, item, alm, blm, acc);
+  else if (tb)
+    nv_fma_loop(m, n, k, a, a_off, lda, 0, b, b_off, ldb, 1, m0, n0, item, alm, blm, acc);
+  else
+    nv_fma_loop(m, n, k, a, a_off, lda, 0, b, b_off, ldb, 0, m0, n0, item, alm, blm, acc);
+#endif
   nv_store(acc, item, m, n, m0, n0, alpha, beta, cin, cin_off, ldcin, cout, cout_off, ldcout);
 }

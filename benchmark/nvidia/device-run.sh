@@ -18,7 +18,8 @@ DEBS=${2:-.device/debs}
 OUT=${3:-${OUT:-/tmp/nv-out}}
 SIZES=${NV_SIZES:-1024 2048 4096 8192}
 # the variant of each family that the engine uses (first in variants.txt)
-NV_DEFAULTS=${NV_DEFAULTS:-fma-128x128|mma-128x128|shmma-128x128|3xtf32-128x128}
+NV_DEFAULTS=${NV_DEFAULTS:-$(grep -v "^#" "${NV_VARIANTS:-benchmark/nvidia/variants.txt}" |
+  awk '{ f = $2 "/" $3 } !(f in seen) { seen[f] = 1; printf "%s%s", sep, $1; sep = "|" }')}
 mkdir -p "$OUT" /tmp/nv-root /tmp/nv-vendors
 for f in "$DEBS"/*.deb; do dpkg -x "$f" /tmp/nv-root; done
 export LD_LIBRARY_PATH=/tmp/nv-root/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
@@ -72,7 +73,7 @@ sweep() {
   done
 }
 
-build_log() { # register and spill counts of the default of each family
+build_log() { # register and spill counts (ptxas's lines in log.txt)
   probe "$1" "$2" "$3" "$4" "$5" "$6" "$7 -cl-nv-verbose" -m 256 -n 256 -k 256 -r 1 -v
 }
 
@@ -96,22 +97,25 @@ run_variants sweep
 echo "# build logs" >>"$TABLE"
 VARIANTS=$(echo "$ALL" | grep -E "^(${NV_BUILDLOG:-$NV_DEFAULTS}) ")
 run_variants build_log
-grep -E "^== |registers|spill" "$LOG" | grep -B1 -E "registers|spill" >"$OUT/registers.txt"
 # The PTX of the defaults and, where the CUDA toolkit's ptxas and cuobjdump
-# are on the machine, their SASS.
+# are on the machine, their SASS, in one archive.
 VARIANTS=$(echo "$ALL" | grep -E "^(${NV_DEFAULTS}) ")
+mkdir -p /tmp/nv-ptx
 dump() {
-  probe "$1" "$2" "$3" "$4" "$5" "$6" "$7" -m 256 -n 256 -k 256 -r 1 -S "$OUT/$1.ptx"
+  probe "$1" "$2" "$3" "$4" "$5" "$6" "$7" -m 256 -n 256 -k 256 -r 1 -S "/tmp/nv-ptx/$1.bin"
+  tr -d '\000' <"/tmp/nv-ptx/$1.bin" >"/tmp/nv-ptx/$1.ptx" && rm -f "/tmp/nv-ptx/$1.bin"
   ptxas=$(ls /usr/local/cuda*/bin/ptxas 2>/dev/null | head -n 1)
-  [ -n "$ptxas" ] && [ -s "$OUT/$1.ptx" ] || return 0
-  "$ptxas" -arch=sm_90 -v -o "/tmp/$1.cubin" "$OUT/$1.ptx" >"$OUT/$1.ptxas.txt" 2>&1 &&
-    "$(dirname "$ptxas")/cuobjdump" -sass "/tmp/$1.cubin" >"$OUT/$1.sass" 2>&1
+  [ -n "$ptxas" ] && [ -s "/tmp/nv-ptx/$1.ptx" ] || return 0
+  "$ptxas" -arch=sm_90 -v -o "/tmp/$1.cubin" "/tmp/nv-ptx/$1.ptx" >"/tmp/nv-ptx/$1.ptxas" 2>&1 &&
+    "$(dirname "$ptxas")/cuobjdump" -sass "/tmp/$1.cubin" >"/tmp/nv-ptx/$1.sass" 2>&1
 }
 run_variants dump
+tar -C /tmp -czf "$OUT/ptx-sass.tar.gz" nv-ptx
 
 # The summary: timings as label dtype n best median verdict, the sweep as
 # passed/run per variant.
 awk '/^# timings/ { part = 1; next } /^# correctness/ { part = 2; next } /^# build logs/ { part = 3; next }
+  part == 2 && /FAILED/ { runs[$1]++ }
   /^#|FAILED|probe|clblast|cublas/ { print; next }
   part == 1 { printf "%-20s %-2s %5d %8.2f %8.2f %s %s\n", $1, $2, $4, $8, $10, $14, $15 }
   part == 2 { runs[$1]++; if ($14 == "ok") ok[$1]++ }
