@@ -35,7 +35,7 @@
 #define NWG 128 /* columns of C per work-group */
 #endif
 #ifndef KWG
-#define KWG 32 /* k per local-memory tile (a multiple of 16) */
+#define KWG 16 /* k per local-memory tile (a multiple of 16) */
 #endif
 #ifndef WARPM
 #define WARPM 2 /* warps along m */
@@ -47,10 +47,10 @@
 #define GROUPM 8 /* work-groups along m that run side by side (L2 reuse of B) */
 #endif
 #ifndef NSTAGES
-#define NSTAGES 2 /* tile pairs in the local-memory ring (2, 3 or 4) */
+#define NSTAGES 4 /* tile pairs in the local-memory ring (2, 3 or 4) */
 #endif
 #ifndef NV_SWIZZLE
-#define NV_SWIZZLE 1 /* 1: unpadded tiles, 16-byte chunks XOR-swizzled; 0: padded rows */
+#define NV_SWIZZLE 0 /* 1: unpadded tiles, 16-byte chunks XOR-swizzled; 0: padded rows */
 #endif
 #ifndef NV_CPASYNC
 #define NV_CPASYNC 1 /* 1: tiles by cp.async; 0: synchronously through registers */

@@ -32,19 +32,19 @@
 #define NWG 128 /* columns of C per work-group */
 #endif
 #ifndef KWG
-#define KWG 16 /* k per local-memory tile (a multiple of 8) */
+#define KWG 8 /* k per local-memory tile (a multiple of 8) */
 #endif
 #ifndef WARPM
 #define WARPM 2 /* warps along m */
 #endif
 #ifndef WARPN
-#define WARPN 4 /* warps along n */
+#define WARPN 2 /* warps along n */
 #endif
 #ifndef GROUPM
 #define GROUPM 8 /* work-groups along m that run side by side (L2 reuse of B) */
 #endif
 #ifndef NSTAGES
-#define NSTAGES 2 /* tile pairs in the local-memory ring (2, 3 or 4) */
+#define NSTAGES 4 /* tile pairs in the local-memory ring (2, 3 or 4) */
 #endif
 #ifndef NV_CPASYNC
 #define NV_CPASYNC 1 /* 1: tiles by cp.async; 0: synchronously through registers */

@@ -24,10 +24,10 @@
 #define MWG 128 /* rows of C per work-group */
 #endif
 #ifndef NWG
-#define NWG 128 /* columns of C per work-group */
+#define NWG 256 /* columns of C per work-group */
 #endif
 #ifndef KWG
-#define KWG 16 /* k per local-memory tile */
+#define KWG 8 /* k per local-memory tile */
 #endif
 #ifndef MDIMC
 #define MDIMC 16 /* work-items along m */
@@ -267,7 +267,8 @@ __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void sgemm_nv_fma(
   nv_fma_loop(m, n, k, a, a_off, lda, NV_TA, b, b_off, ldb, NV_TB, m0, n0, item, alm, blm, acc);
 #else
   /* one specialised copy of the main loop per transpose pair, so that each
-   * keeps only its own addresses live (127 registers instead of 173) */
+   * keeps only its own addresses live (a 128 x 128 tile needs 130
+   * registers so, 173 with the branches inside the loop) */
   if (ta && tb)
     nv_fma_loop(m, n, k, a, a_off, lda, 1, b, b_off, ldb, 1, m0, n0, item, alm, blm, acc);
   else if (ta)

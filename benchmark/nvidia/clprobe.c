@@ -106,7 +106,8 @@ static void usage(void)
   fprintf(stderr,
           "usage: clprobe -f FILE.cl [-f MORE.cl] -K KERNEL -L LX[,LY] -W BM,BN [-D 'OPTS']\n"
           "         [-t s|h|sh] [-m M -n N -k K] [-T NN|NT|TN|TT] [-a ALPHA] [-b BETA]\n"
-          "         [-r REPS] [-c none|sample|full] [-p PAD] [-o OFF] [-P PLATFORM] [-l LABEL] [-v]\n"
+          "         [-r REPS] [-c none|sample|full] [-p PAD] [-o OFF] [-P PLATFORM]\n"
+          "         [-l LABEL] [-v]\n"
           "         [-S FILE (write the program binary: PTX on NVIDIA)]\n"
           "       clprobe -probe -f kernels/nv_probe.cl -K nv_ptx_probe [-P PLATFORM] [-v]\n"
           "Work-group (i, j) computes C rows [i*BM, i*BM+BM) x columns [j*BN, j*BN+BN);\n"
@@ -320,8 +321,10 @@ static int check(const struct opts *o, const struct mat *a, const struct mat *b,
       i = s % o->m, j = s / o->m;
     else if (s < 4)
       i = s & 1 ? o->m - 1 : 0, j = s & 2 ? o->n - 1 : 0;
-    else if (s < 100) /* the last row and column: edge tiles */
-      i = s & 1 ? o->m - 1 : (int)(rng_state % o->m), j = s & 1 ? (int)(rng_state % o->n) : o->n - 1;
+    else if (s < 100 && (s & 1)) /* the last row and column: edge tiles */
+      i = o->m - 1, j = (int)(rng_state % o->n);
+    else if (s < 100)
+      i = (int)(rng_state % o->m), j = o->n - 1;
     else
       i = (int)(rng_state % o->m), j = (int)((rng_state >> 32) % o->n);
     rng_uniform();

@@ -114,7 +114,8 @@ tar -C /tmp -czf "$OUT/ptx-sass.tar.gz" nv-ptx
 
 # The summary: timings as label dtype n best median verdict, the sweep as
 # passed/run per variant.
-awk '/^# timings/ { part = 1; next } /^# correctness/ { part = 2; next } /^# build logs/ { part = 3; next }
+awk '/^# timings/ { part = 1; next } /^# correctness/ { part = 2; next }
+  /^# build logs/ { part = 3; next }
   part == 2 && /FAILED/ { runs[$1]++ }
   /^#|FAILED|probe|clblast|cublas/ { print; next }
   part == 1 { printf "%-20s %-2s %5d %8.2f %8.2f %s %s\n", $1, $2, $4, $8, $10, $14, $15 }
