@@ -4,3 +4,4 @@ benchmark_tune_sweep_SOURCES = benchmark/tune_sweep.c
 benchmark_tune_sweep_LDFLAGS = -no-install
 benchmark_tune_sweep_LDADD = libhopblas.la
 EXTRA_DIST += benchmark/tune-crossover.sh benchmark/tune-gain.sh benchmark/tune-device.sh
+EXTRA_DIST += benchmark/nvidia/h200.sh benchmark/nvidia/h200-report.py

@@ -1,0 +1,145 @@
+"""Tables (markdown) and a plot from one `h200.sh run` output folder.
+
+    python3 benchmark/nvidia/h200-report.py OUTDIR        -> OUTDIR/report.md, OUTDIR/h200.png
+
+Every figure comes from that one device call: hopblas (bench CSVs), tuned
+and default CLBlast (clblast.txt), cuBLAS through PyTorch (cublas.txt),
+OpenBLAS and NVBLAS (bench-host.csv).  Ratios are computed here.
+"""
+import csv
+import os
+import re
+import subprocess
+import sys
+
+out = sys.argv[1]
+
+
+def rows(name):
+    path = os.path.join(out, name)
+    if not os.path.exists(path):
+        return []
+    with open(path) as f:
+        return [r for r in csv.DictReader(f) if r.get("skipped", "0") == "0"]
+
+
+def tflops(r):
+    return float(r["gflops"]) / 1000.0
+
+
+def anchor(name, pattern):
+    """{n: TFLOPS} from an anchor file's lines matching pattern (n and best TFLOPS)."""
+    res = {}
+    path = os.path.join(out, name)
+    if not os.path.exists(path):
+        return res
+    for line in open(path):
+        m = re.match(pattern, line)
+        if m:
+            res[int(m.group(1))] = float(m.group(2))
+    return res
+
+
+cublas_s = anchor("cublas.txt", r"cublas-sgemm\s+s\s+NN\s+(\d+)\s+\d+\s+\d+\s+best\s+([\d.]+)")
+cublas_h = anchor("cublas.txt", r"cublas-hgemm\s+h\s+NN\s+(\d+)\s+\d+\s+\d+\s+best\s+([\d.]+)")
+clb_tuned = anchor("clblast.txt", r"clblast-tuned\s+s\s+NN\s+(\d+)\s+\d+\s+\d+\s+best\s+([\d.]+)")
+clb_default = anchor("clblast.txt", r"clblast-default\s+s\s+NN\s+(\d+)\s+\d+\s+\d+\s+best\s+([\d.]+)")
+
+res = {}  # (family, dtype, n) -> TFLOPS, resident
+for fam in ("generic", "nvidia"):
+    for r in rows(f"bench-resident-{fam}.csv"):
+        if r["within"] == "1":
+            res[(fam, r["dtype"], int(r["m"]))] = tflops(r)
+
+lines = []
+w = lines.append
+w("### sgemm, operands resident on the device (TFLOPS)\n")
+w("| n | hopblas generic | hopblas nvidia | CLBlast tuned | CLBlast default | cuBLAS | nvidia / tuned CLBlast | nvidia / cuBLAS |")
+w("|---|---|---|---|---|---|---|---|")
+for n in (256, 512, 1024, 2048, 4096, 8192):
+    g, v = res.get(("generic", "s", n)), res.get(("nvidia", "s", n))
+    t, d, c = clb_tuned.get(n), clb_default.get(n), cublas_s.get(n)
+    f = lambda x: f"{x:.1f}" if x else "-"
+    ratio = lambda a, b: f"{a / b:.2f}x" if a and b else "-"
+    w(f"| {n} | {f(g)} | {f(v)} | {f(t)} | {f(d)} | {f(c)} | {ratio(v, t)} | {ratio(v, c)} |")
+
+w("\n### hgemm (fp16 in and out), resident (TFLOPS)\n")
+w("| n | hopblas generic | hopblas nvidia (mma.sync) | cuBLAS hgemm | nvidia / cuBLAS |")
+w("|---|---|---|---|---|")
+for n in (256, 512, 1024, 2048, 4096, 8192):
+    g, v, c = res.get(("generic", "h", n)), res.get(("nvidia", "h", n)), cublas_h.get(n)
+    f = lambda x: f"{x:.1f}" if x else "-"
+    w(f"| {n} | {f(g)} | {f(v)} | {f(c)} | {f'{v / c:.2f}x' if v and c else '-'} |")
+
+host = {}
+for r in rows("bench-host.csv"):
+    if r["within"] == "1":
+        host[(r["engine"], int(r["m"]))] = tflops(r)
+w("\n### sgemm from host memory through the public API (TFLOPS, transfers included)\n")
+w("| n | hopblas (auto) | OpenBLAS | NVBLAS | hopblas / NVBLAS | hopblas / better of the two |")
+w("|---|---|---|---|---|---|")
+for n in sorted({k[1] for k in host}):
+    h, o, nv = host.get(("hopblas", n)), host.get(("openblas", n)), host.get(("nvblas", n))
+    best = max(x for x in (o, nv, 0) if x is not None)
+    f = lambda x: f"{x:.3f}" if x else "-"
+    w(f"| {n} | {f(h)} | {f(o)} | {f(nv)} | {f'{h / nv:.2f}x' if h and nv else '-'} | "
+      f"{f'{h / best:.2f}x' if h and best else '-'} |")
+
+w("\n### The kernel families side by side, sgemm (TFLOPS)\n")
+w("| family | mode | n = 1024 | n = 4096 |")
+w("|---|---|---|---|")
+fams = {}
+for fam, name in (("adreno", "bench-adreno.csv"), ("mali", "bench-mali.csv"),
+                  ("generic", "bench-host-generic.csv")):
+    for r in rows(name):
+        if r["within"] == "1":
+            fams[(fam, r["mode"], int(r["m"]))] = tflops(r)
+for fam in ("generic", "nvidia"):
+    for n in (1024, 4096):
+        if (fam, "s", n) in res:
+            fams[(fam, "resident", n)] = res[(fam, "s", n)]
+for fam in ("generic", "adreno", "mali", "nvidia"):
+    for mode in ("resident", "host"):
+        a, b = fams.get((fam, mode, 1024)), fams.get((fam, mode, 4096))
+        if a or b:
+            w(f"| {fam} | {mode} | {a or 0:.2f} | {b or 0:.2f} |")
+
+w("\n### Shapes and transposes, nvidia family, resident (TFLOPS)\n")
+w("| m x n x k | NN | NT | TN | TT |")
+w("|---|---|---|---|---|")
+shapes = {}
+for r in rows("bench-shapes.csv"):
+    if r["within"] == "1":
+        shapes[(r["m"] + "x" + r["n"] + "x" + r["k"], r["trans"])] = tflops(r)
+for s in sorted({k[0] for k in shapes}, key=lambda x: [int(v) for v in x.split("x")]):
+    w("| " + s + " | " + " | ".join(f"{shapes.get((s, t), 0):.1f}" for t in ("NN", "NT", "TN", "TT")) + " |")
+
+report = "\n".join(lines) + "\n"
+open(os.path.join(out, "report.md"), "w").write(report)
+print(report)
+
+# The plot: resident sgemm and hgemm, host sgemm, against n.
+dat = os.path.join(out, "plot.dat")
+with open(dat, "w") as f:
+    for n in (256, 512, 1024, 2048, 4096, 8192):
+        vals = [res.get(("nvidia", "s", n)), clb_tuned.get(n), cublas_s.get(n), res.get(("nvidia", "h", n)),
+                cublas_h.get(n), host.get(("hopblas", n)), host.get(("openblas", n)), host.get(("nvblas", n))]
+        f.write(f"{n} " + " ".join(f"{v:.4f}" if v else "NaN" for v in vals) + "\n")
+gp = f"""set terminal pngcairo size 1100,500
+set output '{os.path.join(out, "h200.png")}'
+set multiplot layout 1,2
+set logscale xy 2
+set xlabel 'n'
+set ylabel 'TFLOPS'
+set key left top
+set title 'resident (kernel rate), H200'
+plot '{dat}' u 1:2 w lp t 'hopblas sgemm (nvidia)', '' u 1:3 w lp t 'CLBlast tuned', '' u 1:4 w lp t 'cuBLAS sgemm', \\
+     '' u 1:5 w lp t 'hopblas hgemm (mma.sync)', '' u 1:6 w lp t 'cuBLAS hgemm'
+set title 'sgemm from host memory (public API)'
+plot '{dat}' u 1:7 w lp t 'hopblas', '' u 1:8 w lp t 'OpenBLAS (16 cores)', '' u 1:9 w lp t 'NVBLAS'
+unset multiplot
+"""
+try:
+    subprocess.run(["gnuplot"], input=gp.encode(), check=True)
+except (OSError, subprocess.CalledProcessError) as e:
+    print(f"no plot: {e}", file=sys.stderr)

@@ -1,0 +1,123 @@
+#!/bin/sh
+# The whole NVIDIA measurement in one device call (issues 3, 5 and 8): it
+# builds nothing there, registers NVIDIA's OpenCL for its own processes,
+# runs the contract sweep on the NVIDIA device for every kernel family and
+# dtype, then `hopblas bench` beside OpenBLAS, tuned CLBlast, NVBLAS and
+# cuBLAS (PyTorch), all in the same call.
+#
+#   sh benchmark/nvidia/h200.sh pack BUILD [DIR]   here: hopblas, test/contract and the
+#                                                  library of an out-of-tree BUILD, the
+#                                                  CLBlast anchor, the Debian packages
+#                                                  they need, into DIR (.device/h200)
+#   sh benchmark/nvidia/h200.sh run [DIR]          there, DIR carried; results in $OUT:
+#                                                  info.txt, contract-*.tap, bench-*.csv,
+#                                                  anchors (clblast.txt, cublas.txt), summary.txt
+#
+# Then, here: sh benchmark/nvidia/h200.sh report OUTDIR  (the table and a gnuplot PNG).
+# H200_SMOKE=1 runs the same steps with tiny sizes on whatever OpenCL is
+# there (PoCL here), to try the script before spending device time.
+set -u
+cmd=${1:-}
+case $cmd in
+pack)
+  build=${2:?usage: h200.sh pack BUILD [DIR]}
+  dir=${3:-.device/h200}
+  set -e
+  mkdir -p "$dir/bin" "$dir/lib" "$dir/debs"
+  cp "$build/.libs/libhopblas.so.0" "$dir/lib/"
+  cp "$build/hopblas" "$dir/bin/" # carries its own engines (libhopcore linked in)
+  ${CC:-cc} -std=gnu11 -O2 -Iinclude -Itest -o "$dir/bin/contract" test/contract.c \
+    test/contract_groups.c test/testutil.c test/testutil_num.c -L"$dir/lib" -l:libhopblas.so.0 -lm \
+    -Wl,-rpath,'$ORIGIN/../lib'
+  ${CC:-cc} -std=c11 -O2 -o "$dir/bin/clblast_anchor" benchmark/nvidia/clblast_anchor.c -lclblast -lOpenCL
+  (cd "$dir/debs" && { [ -n "$(ls ./*.deb 2>/dev/null)" ] ||
+    apt-get download ocl-icd-libopencl1 libclblast1 libopenblas0-pthread libgfortran5 libquadmath0; })
+  du -sh "$dir"
+  exit 0
+  ;;
+run) ;;
+report)
+  out=${2:?usage: h200.sh report OUTDIR}
+  exec python3 "$(dirname "$0")/h200-report.py" "$out"
+  ;;
+*)
+  echo "usage: h200.sh pack BUILD [DIR] | run [DIR] | report OUTDIR" >&2
+  exit 2
+  ;;
+esac
+
+dir=${2:-.device/h200}
+OUT=${OUT:-/tmp/h200-out}
+mkdir -p "$OUT" /tmp/h200-root /tmp/h200-vendors
+for f in "$dir"/debs/*.deb; do dpkg -x "$f" /tmp/h200-root; done
+lib=/tmp/h200-root/usr/lib/x86_64-linux-gnu
+export LD_LIBRARY_PATH=$dir/lib:$lib:$lib/openblas-pthread${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+smoke=${H200_SMOKE:-0}
+if [ "$smoke" != 1 ]; then
+  echo /usr/lib/libnvidia-opencl.so.1 >/tmp/h200-vendors/nvidia.icd
+  export OCL_ICD_VENDORS=/tmp/h200-vendors # NVIDIA's OpenCL only, for these processes
+fi
+big="256,512,1024,2048,4096,8192" mid="1024,4096" large=1536 dim=80
+hostsizes="64,128,256,384,512,1024,2048,4096,8192,16384"
+shapes="8192x64x8192,256x256x65536,2048x2048x2048"
+if [ "$smoke" = 1 ]; then
+  big="64,128" mid="64" large=100 dim=12 hostsizes="64,128" shapes="128x16x128,16x16x1024"
+fi
+export HOPBLAS_CPU_BLAS=$lib/openblas-pthread/libopenblas.so.0
+export HOPBLAS_CACHE_DIR=$OUT/cache # a cold cache: no tuned parameters but the built-in table
+export CLBLAST_LIB=$lib/libclblast.so.1
+S=$OUT/summary.txt
+: >"$S"
+say() { echo "$*" | tee -a "$S"; }
+bin=$dir/bin
+
+say "# $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1)"
+"$bin/hopblas" info >"$OUT/info.txt" 2>&1
+grep -E '^  (opencl|cpu) |family|device in use' "$OUT/info.txt" | tee -a "$S"
+
+# 1. Correctness on the device: the contract sweep for every family and dtype,
+#    the trace proving each call ran on opencl in the family asked for.
+for fam in generic adreno mali nvidia; do
+  t=$OUT/contract-$fam.csv
+  HOPBLAS_BACKEND=opencl HOPBLAS_OPENCL_VARIANT=$fam HOPBLAS_TRACE=$t \
+    timeout 90 "$bin/contract" --quick --max-dim $dim --large $large --label "[$fam] " \
+    >"$OUT/contract-$fam.tap" 2>"$OUT/contract-$fam.err"
+  rc=$?
+  notok=$(grep -c '^not ok' "$OUT/contract-$fam.tap")
+  okn=$(grep -c '^ok' "$OUT/contract-$fam.tap")
+  other=$(awk -F, 'NR > 1 && $9 != "opencl" && $9 != "core"' "$t" | wc -l)
+  fams=$(grep -o 'family=[a-z]*' "$t" | sort | uniq -c | tr '\n' ' ')
+  say "contract $fam: exit $rc, $okn ok, $notok not ok, $other rows off opencl; $fams"
+done
+
+# 2. Speed, all in this call.  Resident: operands on the device (kernel rate).
+B() { timeout 150 "$bin/hopblas" bench --min-time 0.2 --reps 10 "$@"; }
+for fam in generic nvidia; do
+  HOPBLAS_OPENCL_VARIANT=$fam B --sizes $big --engines opencl --mode resident --dtype s,h \
+    --csv "$OUT/bench-resident-$fam.csv" >"$OUT/bench-resident-$fam.txt" 2>&1
+  say "bench resident $fam: $(grep -c . "$OUT/bench-resident-$fam.csv") rows"
+done
+for fam in adreno mali; do # the mobile families, side by side with the others
+  HOPBLAS_OPENCL_VARIANT=$fam B --sizes $mid --engines opencl --mode both --dtype s \
+    --csv "$OUT/bench-$fam.csv" >"$OUT/bench-$fam.txt" 2>&1
+done
+HOPBLAS_OPENCL_VARIANT=generic B --sizes $mid --engines opencl --mode host --dtype s \
+  --csv "$OUT/bench-host-generic.csv" >"$OUT/bench-host-generic.txt" 2>&1
+{ timeout 60 "$bin/clblast_anchor" tuned 512 1024 2048 4096 8192
+  timeout 60 "$bin/clblast_anchor" default 1024 4096 8192; } >"$OUT/clblast.txt" 2>&1
+timeout 120 python3 benchmark/nvidia/torch_anchor.py 1024 2048 4096 8192 >"$OUT/cublas.txt" 2>&1
+
+# Host memory, through the public API (what a preloaded program sees), against
+# OpenBLAS and NVBLAS; hopblas with automatic routing (nvidia family where the probe passes).
+nvblas=$(ls /usr/local/cuda*/targets/x86_64-linux/lib/libnvblas.so* 2>/dev/null | head -n 1)
+printf 'NVBLAS_CPU_BLAS_LIB %s\nNVBLAS_GPU_LIST ALL\nNVBLAS_AUTOPIN_MEM_ENABLED\n' \
+  "$lib/openblas-pthread/libblas.so.3" >"$OUT/nvblas.conf"
+NVBLAS_LIB=$nvblas NVBLAS_CONFIG_FILE=$OUT/nvblas.conf \
+  B --sizes $hostsizes --engines hopblas,openblas,nvblas \
+  --mode host --dtype s --min-time 0.3 --reps 3 --csv "$OUT/bench-host.csv" >"$OUT/bench-host.txt" 2>&1
+say "bench host: $(grep -c . "$OUT/bench-host.csv") rows"
+# Skinny shapes and transposes at equal flops (8192 x 64 x 8192 and 256 x 256 x 65536).
+HOPBLAS_OPENCL_VARIANT=nvidia B --sizes $shapes \
+  --trans NN,NT,TN,TT --engines opencl --mode resident --dtype s \
+  --csv "$OUT/bench-shapes.csv" >"$OUT/bench-shapes.txt" 2>&1
+say "done"
