@@ -29,6 +29,7 @@ const struct hop_config_key hop_config_keys[] = {
   {"HOPBLAS_OPENCL_MEMORY", "auto | zero-copy | staged: host-memory strategy"},
   {"HOPBLAS_OPENCL_PARAMS", "generic OpenCL tiles, e.g. MWG=64,NWG=64,KWG=16,MDIMC=16,NDIMC=16"},
   {"HOPBLAS_OPENCL_MAX_ALLOC", "largest OpenCL buffer in bytes (0 = the device's limit)"},
+  {"HOPBLAS_OPENCL_COPY_THREADS", "threads copying host memory <-> staging (0 = auto, 1 = none)"},
   {"HOPBLAS_OPENCL_FAULT", "test knob: build|alloc|enqueue|read[:N] fails the N-th such step"},
   {"HOPBLAS_QUEUE_WINDOW", "wait for the device after every N commands (0 = never)"},
   {"HOPBLAS_QUEUE_SLICE_US", "with a queue window: longest predicted kernel launch (1000 us)"},

@@ -89,6 +89,8 @@ struct hop_ocl_slot {
 struct hop_ocl_pool {
   struct hop_ocl_slot dev[3][2];   /* [A, B, C][two in flight] on the device */
   struct hop_ocl_slot stage[3][2]; /* staged path: pinned host images of them */
+  struct hop_ocl_copy *copy;       /* threads for large host copies (transfer.c) */
+  bool copy_tried;
 };
 
 /* ---- cost model (engine.c) ---------------------------------------------- */
@@ -164,10 +166,10 @@ cl_int hop_ocl_slot_ensure(struct hop_ocl_state *st, struct hop_ocl_slot *s, siz
 void hop_ocl_pool_release(struct hop_ocl_state *st);
 cl_mem hop_ocl_wrap(struct hop_ocl_state *st, const void *first, size_t bytes, size_t esize,
                     cl_ulong *off, cl_int *err);
-void hop_ocl_pack(const void *x, int ld, size_t esize, int row0, int col0, int rows, int cols,
-                  void *dst);
-void hop_ocl_unpack_c(const struct hop_gemm *g, bool accumulated, const void *src, int i0, int j0,
-                      int rows, int cols);
+void hop_ocl_pack(struct hop_ocl_state *st, const void *x, int ld, size_t esize, int row0,
+                  int col0, int rows, int cols, void *dst);
+void hop_ocl_unpack_c(struct hop_ocl_state *st, const struct hop_gemm *g, bool accumulated,
+                      const void *src, int i0, int j0, int rows, int cols);
 enum hop_status hop_ocl_status(cl_int err);
 
 /* plan.c: how a call is cut into tiles that fit the device's buffers. */

@@ -161,7 +161,7 @@ static struct op_slot *provide(struct call *c, int x, int r0, int c0, int rows, 
                                      nw ? wl : NULL, NULL, &err);
       if (err != CL_SUCCESS)
         return fail(c, err, "mapping an operand buffer"), NULL;
-      hop_ocl_pack(base, ld, e, sr, sc, srows, scols, ptr);
+      hop_ocl_pack(st, base, ld, e, sr, sc, srows, scols, ptr);
       err = clEnqueueUnmapMemObject(st->q[HOP_OCL_Q_UP], dev->mem, ptr, 0, NULL, &ev);
       if (err != CL_SUCCESS)
         return fail(c, err, "unmapping an operand buffer"), NULL;
@@ -177,7 +177,7 @@ static struct op_slot *provide(struct call *c, int x, int r0, int c0, int rows, 
       err = wait_ok(c, o->ready); /* the staging buffer's last upload has left it */
     if (err != CL_SUCCESS)
       return fail(c, err, "allocating an operand buffer"), NULL;
-    hop_ocl_pack(base, ld, e, sr, sc, srows, scols, stage->host);
+    hop_ocl_pack(st, base, ld, e, sr, sc, srows, scols, stage->host);
     err = clEnqueueWriteBuffer(st->q[HOP_OCL_Q_UP], dev->mem, CL_FALSE, 0, dense, stage->host, nw,
                                nw ? wl : NULL, &ev);
     if (err != CL_SUCCESS)
@@ -202,7 +202,7 @@ static bool c_input(struct call *c, struct c_slot *cs, struct hop_ocl_launch *l)
   l->cin = dev->mem, l->cin_off = 0, l->ldcin = cs->rows;
   if (c->staged) {
     struct hop_ocl_slot *stage = &st->pool.stage[2][cs - c->cs];
-    hop_ocl_pack(g->c, g->ldc, e, cs->i0, cs->j0, cs->rows, cs->cols, stage->host);
+    hop_ocl_pack(st, g->c, g->ldc, e, cs->i0, cs->j0, cs->rows, cs->cols, stage->host);
     err = clEnqueueWriteBuffer(st->q[HOP_OCL_Q_UP], dev->mem, CL_FALSE, 0, bytes, stage->host, 0,
                                NULL, &ev);
   } else {
@@ -222,7 +222,7 @@ static bool c_input(struct call *c, struct c_slot *cs, struct hop_ocl_launch *l)
                                &err);
     }
     if (err == CL_SUCCESS) {
-      hop_ocl_pack(g->c, g->ldc, e, cs->i0, cs->j0, cs->rows, cs->cols, ptr);
+      hop_ocl_pack(st, g->c, g->ldc, e, cs->i0, cs->j0, cs->rows, cs->cols, ptr);
       err = clEnqueueUnmapMemObject(st->q[HOP_OCL_Q_UP], dev->mem, ptr, 0, NULL, &ev);
     }
   }
@@ -312,7 +312,7 @@ static bool tile_finish(struct call *c, struct c_slot *cs)
   if (err != CL_SUCCESS)
     return fail(c, err, "reading C back");
   const void *src = c->staged ? st->pool.stage[2][cs - c->cs].host : cs->mapped;
-  hop_ocl_unpack_c(c->g, c->p.ksplit, src, cs->i0, cs->j0, cs->rows, cs->cols);
+  hop_ocl_unpack_c(st, c->g, c->p.ksplit, src, cs->i0, cs->j0, cs->rows, cs->cols);
   c->final[cs->tile] = 1;
   c->nfinal++;
   if (cs->mapped != NULL) {
