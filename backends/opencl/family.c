@@ -1,8 +1,8 @@
 /* Which kernel family computes (HOPBLAS_OPENCL_VARIANT, else the device's
- * name and vendor), the generic family behind the family interface, and
- * what every family shares: the program source, launches cut into slabs
- * and the queue window (HOPBLAS_QUEUE_WINDOW), and the per-call note the
- * trace's why column carries. */
+ * name and vendor; nvidia only past its probe), the generic family behind
+ * the family interface, and what every family shares: the program source,
+ * launches cut into slabs and the queue window (HOPBLAS_QUEUE_WINDOW), and
+ * the per-call note the trace's why column carries. */
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -29,14 +29,20 @@ static size_t generic_group_items(const struct hop_ocl_program *pr)
 
 /* Columns [col0, col0 + cols) of C: the same kernel over a narrower C and
  * the matching columns of op(B). */
-static cl_int generic_enqueue(struct hop_ocl_state *st, const struct hop_ocl_launch *l, int col0,
-                              int cols, cl_uint nwait, const cl_event *wait, cl_event *done)
+struct hop_ocl_launch hop_ocl_family_slab(const struct hop_ocl_launch *l, int col0, int cols)
 {
   struct hop_ocl_launch s = *l;
   s.n = cols;
   s.b_off += l->tb ? (cl_ulong)col0 : (cl_ulong)col0 * (cl_ulong)l->ldb;
   s.cin_off += (cl_ulong)col0 * (cl_ulong)l->ldcin;
   s.cout_off += (cl_ulong)col0 * (cl_ulong)l->ldcout;
+  return s;
+}
+
+static cl_int generic_enqueue(struct hop_ocl_state *st, const struct hop_ocl_launch *l, int col0,
+                              int cols, cl_uint nwait, const cl_event *wait, cl_event *done)
+{
+  struct hop_ocl_launch s = hop_ocl_family_slab(l, col0, cols);
   return hop_ocl_generic_enqueue(st, &s, nwait, wait, done);
 }
 
@@ -57,7 +63,8 @@ const struct hop_ocl_family hop_ocl_family_generic = {
 static const struct hop_ocl_family *by_name(const char *name)
 {
   static const struct hop_ocl_family *const all[] = {
-    &hop_ocl_family_generic, &hop_ocl_family_adreno, &hop_ocl_family_mali};
+    &hop_ocl_family_generic, &hop_ocl_family_adreno, &hop_ocl_family_mali,
+    &hop_ocl_family_nvidia};
   for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
     if (strcmp(all[i]->name, name) == 0)
       return all[i];
@@ -76,7 +83,11 @@ static const struct hop_ocl_family *by_device(const struct hop_ocl_device *d, ch
     snprintf(why, len, "device \"%.50s\" (vendor %.24s) is a Mali GPU", d->name, d->vendor);
     return &hop_ocl_family_mali;
   }
-  snprintf(why, len, "device \"%.60s\" is neither Adreno nor Mali", d->name);
+  if (hop_ocl_nvidia_device(d)) {
+    snprintf(why, len, "device \"%.50s\" (vendor %.24s) is an NVIDIA GPU", d->name, d->vendor);
+    return &hop_ocl_family_nvidia;
+  }
+  snprintf(why, len, "device \"%.60s\" is neither Adreno, Mali nor NVIDIA", d->name);
   return &hop_ocl_family_generic;
 }
 
@@ -91,7 +102,8 @@ void hop_ocl_family_choose(struct hop_ocl_state *st)
       f = by_name(want);
       snprintf(why, sizeof why, "HOPBLAS_OPENCL_VARIANT=%s", want);
     } else {
-      hop_log(1, "HOPBLAS_OPENCL_VARIANT=%.40s is not auto|generic|adreno|mali; using auto", want);
+      hop_log(1, "HOPBLAS_OPENCL_VARIANT=%.40s is not auto|generic|adreno|mali|nvidia; using auto",
+              want);
     }
   }
   st->family = &hop_ocl_family_generic;
@@ -107,28 +119,36 @@ void hop_ocl_family_choose(struct hop_ocl_state *st)
    * display, which shares the GPU, keeps its frame rate. */
   st->fam->slice_s = 1e-6 * (double)hop_config_int("HOPBLAS_QUEUE_SLICE_US", 1, 10000000, 1000);
   char bad[160] = "";
-  if (f != &hop_ocl_family_generic && !hop_ocl_image_setup(st, f, bad, sizeof bad)) {
+  bool ok = f == &hop_ocl_family_generic ? true
+            : f == &hop_ocl_family_nvidia ? hop_ocl_nvidia_setup(st, bad, sizeof bad)
+                                          : hop_ocl_image_setup(st, f, bad, sizeof bad);
+  if (!ok) {
     hop_log(1, "opencl: the %s family cannot run here (%s); using generic", f->name, bad);
-    snprintf(st->variant_why, sizeof st->variant_why, "generic (%s asked by %.60s, but %.60s)",
+    snprintf(st->variant_why, sizeof st->variant_why, "generic (%s asked by %.50s, but %.80s)",
              f->name, why, bad);
     memset(&st->fam->cfg, 0, sizeof st->fam->cfg);
+    memset(&st->fam->nv, 0, sizeof st->fam->nv);
     return;
   }
   st->family = f;
-  snprintf(st->variant_why, sizeof st->variant_why, "%s (%.140s)", f->name, why);
+  if (f == &hop_ocl_family_nvidia)
+    snprintf(st->variant_why, sizeof st->variant_why, "nvidia (%.60s; %.88s)", why,
+             st->fam->nv.gate_why);
+  else
+    snprintf(st->variant_why, sizeof st->variant_why, "%s (%.140s)", f->name, why);
+  hop_log(2, "opencl: kernel family %s", st->variant_why);
 }
 
-/* The family's files, in order, as one string (malloc'd). */
-char *hop_ocl_family_source(const struct hop_ocl_family *f, char *why, size_t len)
+char *hop_ocl_source_join(const char *const *names, char *why, size_t len)
 {
   size_t total = 1;
   const char *text[8] = {NULL};
-  for (size_t i = 0; f->sources[i] != NULL && i < 8; i++) {
+  for (size_t i = 0; names[i] != NULL && i < 8; i++) {
     for (const struct hop_ocl_source *s = hop_ocl_sources; s->name != NULL; s++)
-      if (strcmp(s->name, f->sources[i]) == 0)
+      if (strcmp(s->name, names[i]) == 0)
         text[i] = s->text;
     if (text[i] == NULL) {
-      snprintf(why, len, "%s is not embedded in the library", f->sources[i]);
+      snprintf(why, len, "%s is not embedded in the library", names[i]);
       return NULL;
     }
     total += strlen(text[i]);
@@ -142,6 +162,12 @@ char *hop_ocl_family_source(const struct hop_ocl_family *f, char *why, size_t le
   for (size_t i = 0; text[i] != NULL; i++)
     strcat(all, text[i]);
   return all;
+}
+
+/* The family's files, in order, as one string (malloc'd). */
+char *hop_ocl_family_source(const struct hop_ocl_family *f, char *why, size_t len)
+{
+  return hop_ocl_source_join(f->sources, why, len);
 }
 
 /* ---- launches: slabs and the queue window -------------------------------- */
@@ -197,6 +223,7 @@ static _Thread_local char detail[120];
 void hop_ocl_family_call_begin(struct hop_ocl_state *st)
 {
   st->fam->packs[0] = st->fam->packs[1] = st->fam->launches = st->fam->waits = 0;
+  st->fam->nv.used = 0;
   detail[0] = '\0';
 }
 
@@ -208,6 +235,16 @@ void hop_ocl_family_call_end(struct hop_ocl_state *st, const struct hop_gemm *g)
     snprintf(waits, sizeof waits, " window-waits=%ld", fm->waits);
   if (st->family == &hop_ocl_family_generic) {
     snprintf(detail, sizeof detail, "family=generic launches=%ld%s", fm->launches, waits);
+    return;
+  }
+  if (st->family == &hop_ocl_family_nvidia) {
+    char used[64] = "";
+    for (int u = 0; u < st->prog.units; u++)
+      if (fm->nv.used >> u & 1u)
+        snprintf(used + strlen(used), sizeof used - strlen(used), "%s%s", used[0] ? "+" : "",
+                 hop_ocl_nvidia_unit_name(st, u));
+    snprintf(detail, sizeof detail, "family=nvidia kernels=%s launches=%ld%s%s", used,
+             fm->launches, waits, fm->nv.emulate ? " ptx=emulated" : "");
     return;
   }
   const struct hop_ocl_imgcfg *c = &fm->cfg;

@@ -1,7 +1,8 @@
 /* Kernel families of the OpenCL engine: generic (buffers, local memory),
- * adreno (both operands through image2d_t) and mali (one image, one
- * buffer, fma).  One family is chosen per process (family.c); the
- * program, the operand packing and the launches go through it. */
+ * adreno (both operands through image2d_t), mali (one image, one buffer,
+ * fma) and nvidia (buffers; FMA tiles and tensor cores through inline
+ * PTX).  One family is chosen per process (family.c); the program(s), the
+ * operand packing and the launches go through it. */
 #ifndef HOP_OCL_FAMILY_H
 #define HOP_OCL_FAMILY_H
 
@@ -34,8 +35,28 @@ struct hop_ocl_image {
   cl_channel_type type; /* CL_FLOAT or CL_HALF_FLOAT */
 };
 
+/* The nvidia family's settings (nvidia.c), fixed when it is chosen. */
+struct hop_ocl_nv {
+  bool emulate;          /* HOPBLAS_OPENCL_NV_EMULATE: PTX stand-ins in OpenCL C (tests) */
+  bool tf32;             /* HOPBLAS_OPENCL_NV_SGEMM=3xtf32 */
+  char gate_why[120];    /* the probe's result, or the emulation */
+  unsigned used;         /* this call: bit u = st->prog.unit[u] launched */
+};
+
+/* One program of a family that owns several: its files, built as one
+ * source with its own options (and cached on their own), and which of its
+ * kernels serves which dtype, launched with params (generic signature). */
+struct hop_ocl_unit_spec {
+  const char *name;                    /* in logs, the trace and `hopblas info` */
+  const char *sources[4];              /* embedded kernels/ files, NULL-terminated */
+  char options[160];
+  const char *kernel[HOP_OCL_KERNELS]; /* entry points; NULL: none here */
+  struct hop_ocl_params params;
+};
+
 /* Per-process state of the chosen family (st->fam). */
 struct hop_ocl_fam {
+  struct hop_ocl_nv nv;           /* the nvidia family only */
   struct hop_ocl_imgcfg cfg;      /* image families only */
   struct hop_ocl_image img[2][2]; /* [A, B][slot], image families only */
   size_t wg[HOP_OCL_KERNELS];     /* CL_KERNEL_WORK_GROUP_SIZE, 0 = not asked yet */
@@ -56,6 +77,9 @@ struct hop_ocl_block {
 struct hop_ocl_family {
   const char *name;
   const char *const *sources; /* embedded kernels/ files, built as one program */
+  /* Families of several programs (nvidia): the programs to build instead,
+   * into st->prog.unit[]; their number.  NULL: one program of sources. */
+  int (*units)(const struct hop_ocl_state *st, struct hop_ocl_unit_spec *out);
   void (*options)(const struct hop_ocl_state *st, const struct hop_ocl_params *p, char *buf,
                   size_t len);
   const char *(*kernel_name)(enum hop_ocl_kernel k);
@@ -76,12 +100,16 @@ struct hop_ocl_family {
 };
 
 extern const struct hop_ocl_family hop_ocl_family_generic, hop_ocl_family_adreno,
-  hop_ocl_family_mali;
+  hop_ocl_family_mali, hop_ocl_family_nvidia;
 
 /* family.c */
 void hop_ocl_family_choose(struct hop_ocl_state *st);
 bool hop_ocl_has_extension(const struct hop_ocl_device *d, const char *name);
 char *hop_ocl_family_source(const struct hop_ocl_family *f, char *why, size_t len);
+/* Embedded files (NULL-terminated names), in order, as one malloc'd string. */
+char *hop_ocl_source_join(const char *const *names, char *why, size_t len);
+/* Columns [col0, col0 + cols) of launch l: a narrower C, the matching op(B). */
+struct hop_ocl_launch hop_ocl_family_slab(const struct hop_ocl_launch *l, int col0, int cols);
 cl_int hop_ocl_family_launch(struct hop_ocl_state *st, const struct hop_ocl_launch *l,
                              cl_uint nwait, const cl_event *wait, cl_event *done);
 void hop_ocl_family_call_begin(struct hop_ocl_state *st);
@@ -103,6 +131,12 @@ cl_int hop_ocl_image_provide(struct hop_ocl_state *st, const struct hop_gemm *g,
 void hop_ocl_image_limits(const struct hop_ocl_state *st, const struct hop_gemm *g,
                           struct hop_ocl_plan *p);
 void hop_ocl_image_describe(const struct hop_ocl_state *st, FILE *out);
+
+/* nvidia.c: is the device NVIDIA, and may the family run (the PTX probe,
+ * or the emulation)?  Fills st->fam->nv; false with why when it may not. */
+bool hop_ocl_nvidia_device(const struct hop_ocl_device *d);
+bool hop_ocl_nvidia_setup(struct hop_ocl_state *st, char *why, size_t len);
+const char *hop_ocl_nvidia_unit_name(const struct hop_ocl_state *st, int unit);
 
 /* pack.c: op(X) blocks into the k-major texel layout. */
 void hop_ocl_pack_kmajor(const struct hop_gemm *g, const struct hop_ocl_block *b, size_t width,

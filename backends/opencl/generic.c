@@ -127,8 +127,16 @@ const char *hop_ocl_generic_kernel_name(enum hop_ocl_kernel k)
 cl_int hop_ocl_generic_enqueue(struct hop_ocl_state *st, const struct hop_ocl_launch *l,
                                cl_uint nwait, const cl_event *wait, cl_event *done)
 {
-  cl_kernel kn = st->prog.kernel[l->kernel];
-  const struct hop_ocl_params *p = &st->prog.params;
+  return hop_ocl_generic_enqueue_with(st, st->prog.kernel[l->kernel], &st->prog.params, l, nwait,
+                                      wait, done);
+}
+
+/* Any kernel with the generic signature: local (MDIMC, NDIMC), one
+ * work-group per MWG x NWG tile of C (the nvidia family's kernels too). */
+cl_int hop_ocl_generic_enqueue_with(struct hop_ocl_state *st, cl_kernel kn,
+                                    const struct hop_ocl_params *p, const struct hop_ocl_launch *l,
+                                    cl_uint nwait, const cl_event *wait, cl_event *done)
+{
   cl_int ta = l->ta, tb = l->tb;
   cl_int err = 0;
   cl_uint i = 0;

@@ -1,6 +1,7 @@
 # The OpenCL engine: backends/opencl/*.c, kernels/*.cl embedded at build time.
 HOP_CL_KERNELS = kernels/gemm_generic.cl kernels/gemm_image.cl kernels/gemm_adreno.cl \
-	kernels/gemm_mali.cl
+	kernels/gemm_mali.cl kernels/nv_sgemm_fma.cl kernels/nv_hgemm_mma.cl \
+	kernels/nv_sgemm_3xtf32.cl kernels/nv_probe.cl kernels/nv_mma_emu.cl
 EXTRA_DIST += $(HOP_CL_KERNELS) tools/embed-cl.sh
 CLEANFILES += kernels/kernels_embedded.c kernels/embed.stamp
 
@@ -10,7 +11,8 @@ libhopcore_la_SOURCES += backends/opencl/ocl.h backends/opencl/sources.h \
 	backends/opencl/program.c backends/opencl/cache.c backends/opencl/plan.c \
 	backends/opencl/transfer.c backends/opencl/run.c backends/opencl/fault.c \
 	backends/opencl/family.h backends/opencl/family.c backends/opencl/image.c \
-	backends/opencl/pack.c backends/opencl/adreno.c backends/opencl/mali.c
+	backends/opencl/pack.c backends/opencl/adreno.c backends/opencl/mali.c \
+	backends/opencl/nvidia.c
 nodist_libhopcore_la_SOURCES = kernels/kernels_embedded.c
 libhopcore_la_CPPFLAGS += -I$(top_srcdir)/backends/opencl
 libhopcore_la_LIBADD += -lOpenCL
@@ -22,7 +24,10 @@ endif
 kernels/kernels_embedded.c: kernels/embed.stamp
 	@test -f $@ || { rm -f kernels/embed.stamp; $(MAKE) $(AM_MAKEFLAGS) kernels/embed.stamp; }
 kernels/embed.stamp: $(srcdir)/kernels/gemm_generic.cl $(srcdir)/kernels/gemm_image.cl \
-	$(srcdir)/kernels/gemm_adreno.cl $(srcdir)/kernels/gemm_mali.cl $(srcdir)/tools/embed-cl.sh
+	$(srcdir)/kernels/gemm_adreno.cl $(srcdir)/kernels/gemm_mali.cl \
+	$(srcdir)/kernels/nv_sgemm_fma.cl $(srcdir)/kernels/nv_hgemm_mma.cl \
+	$(srcdir)/kernels/nv_sgemm_3xtf32.cl $(srcdir)/kernels/nv_probe.cl \
+	$(srcdir)/kernels/nv_mma_emu.cl $(srcdir)/tools/embed-cl.sh
 	$(AM_V_GEN)$(MKDIR_P) kernels && \
 	$(SHELL) $(srcdir)/tools/embed-cl.sh $(srcdir) $(HOP_CL_KERNELS) >kernels/kernels_embedded.c.tmp && \
 	if cmp -s kernels/kernels_embedded.c.tmp kernels/kernels_embedded.c; then \

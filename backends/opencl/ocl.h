@@ -43,12 +43,23 @@ struct hop_ocl_params {
 
 enum hop_ocl_kernel { HOP_OCL_SGEMM, HOP_OCL_HGEMM, HOP_OCL_SHGEMM, HOP_OCL_KERNELS };
 
+/* One program of a family that owns several (family.h, units), and its
+ * kernels: they launch like the generic family's, with these parameters. */
+enum { HOP_OCL_UNITS = 4 };
+struct hop_ocl_unit {
+  cl_program program;
+  cl_kernel kernel[HOP_OCL_KERNELS]; /* NULL: not in this program */
+  struct hop_ocl_params params;      /* MWG x NWG tile, MDIMC x NDIMC work-group */
+};
+
 struct hop_ocl_program {
   bool tried;
   enum hop_status status;
   cl_program program;
   cl_kernel kernel[HOP_OCL_KERNELS];
   struct hop_ocl_params params; /* what it was built with */
+  struct hop_ocl_unit unit[HOP_OCL_UNITS]; /* families of several programs, instead */
+  int units;
   char origin[200];             /* how it came to be, for `hopblas info` */
 };
 
@@ -145,10 +156,18 @@ void hop_ocl_generic_options(const struct hop_ocl_params *p, char *buf, size_t l
 const char *hop_ocl_generic_kernel_name(enum hop_ocl_kernel k);
 cl_int hop_ocl_generic_enqueue(struct hop_ocl_state *st, const struct hop_ocl_launch *l,
                                cl_uint nwait, const cl_event *wait, cl_event *done);
+/* The same launch of kernel kn, built with parameters p (same arguments). */
+cl_int hop_ocl_generic_enqueue_with(struct hop_ocl_state *st, cl_kernel kn,
+                                    const struct hop_ocl_params *p, const struct hop_ocl_launch *l,
+                                    cl_uint nwait, const cl_event *wait, cl_event *done);
 
 /* program.c: build once (cache or source); HOP_DECLINED after a failed build. */
 enum hop_status hop_ocl_program_ready(struct hop_ocl_state *st);
 void hop_ocl_program_release(struct hop_ocl_program *p);
+/* One program from the binary cache (keyed by label, source and options),
+ * else from source, then stored; NULL with why on failure. */
+cl_program hop_ocl_program_build(struct hop_ocl_state *st, const char *label, const char *src,
+                                 const char *options, char *why, size_t len);
 
 /* cache.c: on-disk program binaries, validated before use. */
 uint64_t hop_ocl_hash(const void *data, size_t len, uint64_t h);

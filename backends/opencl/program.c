@@ -1,6 +1,7 @@
-/* The kernel family's program (family.c): built once per process, on the first call
- * that reaches the device, from the on-disk binary cache when a valid
- * entry exists, else from the embedded source (then stored).  A failed
+/* The kernel family's program (family.c), or its programs for a family of
+ * several (nvidia): built once per process, on the first call that reaches
+ * the device, each from the on-disk binary cache when a valid entry
+ * exists, else from the embedded source (then stored).  A failed
  * build is reported once (the router's line for that call) and the engine
  * declines quietly afterwards. */
 #include "config.h"
@@ -12,14 +13,15 @@
 
 #include "family.h"
 
-/* Everything that changes the binary. */
-static void cache_key(const struct hop_ocl_device *d, const char *family, const char *src,
+/* Everything that changes the binary; label names the program (its family,
+ * and the part of a family of several). */
+static void cache_key(const struct hop_ocl_device *d, const char *label, const char *src,
                       const char *options, char *key, size_t len)
 {
   snprintf(key, len,
            "device=%s\nvendor=%s\ndevice-version=%s\ndriver=%s\nlibrary=%s %s\n"
            "source=%s %016" PRIx64 "\noptions=%s\n",
-           d->name, d->vendor, d->version, d->driver, PACKAGE_NAME, PACKAGE_VERSION, family,
+           d->name, d->vendor, d->version, d->driver, PACKAGE_NAME, PACKAGE_VERSION, label,
            hop_ocl_hash(src, strlen(src), HOP_OCL_HASH_SEED), options);
 }
 
@@ -37,6 +39,10 @@ static void build_log_line(cl_program prog, cl_device_id dev, char *out, size_t 
     const char *p = log;
     while (*p == '\n' || *p == ' ')
       p++;
+    /* "error: /tmp/x/tempfile.cl:21:3: msg" (PoCL): the line and column will do. */
+    const char *at = strstr(p, ".cl:");
+    if (at != NULL && at < p + strcspn(p, "\n"))
+      p = at + 4;
     snprintf(out, len, "%.*s", (int)strcspn(p, "\n"), p);
   }
   free(log);
@@ -97,32 +103,55 @@ static cl_program from_source(struct hop_ocl_state *st, const char *src, const c
   return prog;
 }
 
-/* Kernels of a built program; false (why) if one is missing or cannot run
- * with the work-group the parameters ask for. */
-static bool make_kernels(struct hop_ocl_state *st, struct hop_ocl_program *pr, char *why,
-                         size_t len)
+/* The kernels names[] (NULL: none in this slot) of a built program; false
+ * (why) if one is missing or cannot run a work-group of `items`. */
+static bool make_kernels(struct hop_ocl_state *st, cl_program prog, const char *const *names,
+                         size_t items, cl_kernel *out, char *why, size_t len)
 {
   const struct hop_ocl_device *d = hop_ocl_device(st);
-  const struct hop_ocl_family *f = st->family;
-  size_t items = f->group_items(pr);
   for (int k = 0; k < HOP_OCL_KERNELS; k++) {
+    if (names[k] == NULL)
+      continue;
     cl_int err;
-    pr->kernel[k] = clCreateKernel(pr->program, f->kernel_name(k), &err);
+    out[k] = clCreateKernel(prog, names[k], &err);
     size_t wg = 0;
     if (err == CL_SUCCESS)
-      err = clGetKernelWorkGroupInfo(pr->kernel[k], d->id, CL_KERNEL_WORK_GROUP_SIZE, sizeof wg,
-                                     &wg, NULL);
+      err = clGetKernelWorkGroupInfo(out[k], d->id, CL_KERNEL_WORK_GROUP_SIZE, sizeof wg, &wg,
+                                     NULL);
     if (err != CL_SUCCESS) {
-      snprintf(why, len, "kernel %s: error %d", f->kernel_name(k), (int)err);
+      snprintf(why, len, "kernel %s: error %d", names[k], (int)err);
       return false;
     }
     if (wg < items) {
-      snprintf(why, len, "kernel %s runs at most %zu work-items per group, %zu asked",
-               f->kernel_name(k), wg, items);
+      snprintf(why, len, "kernel %s runs at most %zu work-items per group, %zu asked", names[k], wg,
+               items);
       return false;
     }
   }
   return true;
+}
+
+/* A program from the binary cache, else from source; *cached says which,
+ * key is what to store it under once its kernels are made. */
+static cl_program obtain(struct hop_ocl_state *st, const char *label, const char *src,
+                         const char *options, char *key, size_t key_len, bool *cached, char *why,
+                         size_t len)
+{
+  cache_key(hop_ocl_device(st), label, src, options, key, key_len);
+  cl_program prog = from_cache(st, key, options);
+  *cached = prog != NULL;
+  return *cached ? prog : from_source(st, src, options, why, len);
+}
+
+cl_program hop_ocl_program_build(struct hop_ocl_state *st, const char *label, const char *src,
+                                 const char *options, char *why, size_t len)
+{
+  char key[2048];
+  bool cached;
+  cl_program prog = obtain(st, label, src, options, key, sizeof key, &cached, why, len);
+  if (prog != NULL && !cached)
+    to_cache(prog, key);
+  return prog;
 }
 
 static double now(void)
@@ -143,7 +172,6 @@ static enum hop_status build_with(struct hop_ocl_state *st, const struct hop_ocl
     return HOP_ERR_INTERNAL;
   char options[512], key[2048];
   f->options(st, params, options, sizeof options);
-  cache_key(hop_ocl_device(st), f->name, src, options, key, sizeof key);
   pr->params = *params;
   if (hop_ocl_fault_hit(&st->fault, HOP_OCL_FAULT_BUILD)) { /* as if from source or cache */
     free(src);
@@ -151,14 +179,15 @@ static enum hop_status build_with(struct hop_ocl_state *st, const struct hop_ocl
     return HOP_ERR_BUILD;
   }
   double t0 = now();
-  pr->program = from_cache(st, key, options);
-  bool cached = pr->program != NULL;
-  if (!cached)
-    pr->program = from_source(st, src, options, why, len);
+  bool cached;
+  pr->program = obtain(st, f->name, src, options, key, sizeof key, &cached, why, len);
   free(src);
   if (pr->program == NULL)
     return HOP_ERR_BUILD;
-  if (!make_kernels(st, pr, why, len)) {
+  const char *names[HOP_OCL_KERNELS];
+  for (int k = 0; k < HOP_OCL_KERNELS; k++)
+    names[k] = f->kernel_name(k);
+  if (!make_kernels(st, pr->program, names, f->group_items(pr), pr->kernel, why, len)) {
     hop_ocl_program_release(pr);
     return HOP_ERR_BUILD;
   }
@@ -170,6 +199,54 @@ static enum hop_status build_with(struct hop_ocl_state *st, const struct hop_ocl
   return HOP_OK;
 }
 
+/* A family of several programs: each built (or loaded) and cached on its own. */
+static enum hop_status build_units(struct hop_ocl_state *st, char *why, size_t len)
+{
+  struct hop_ocl_program *pr = &st->prog;
+  const struct hop_ocl_family *f = st->family;
+  struct hop_ocl_unit_spec spec[HOP_OCL_UNITS];
+  int n = f->units(st, spec), hits = 0;
+  if (hop_ocl_fault_hit(&st->fault, HOP_OCL_FAULT_BUILD)) {
+    snprintf(why, len, "build failed (injected by HOPBLAS_OPENCL_FAULT)");
+    return HOP_ERR_BUILD;
+  }
+  double t0 = now();
+  char names[96] = "";
+  for (int u = 0; u < n; u++) {
+    struct hop_ocl_unit *un = &pr->unit[u];
+    char label[64], key[2048], sub[200] = "";
+    bool cached = false;
+    snprintf(label, sizeof label, "%s/%s", f->name, spec[u].name);
+    snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", u ? ", " : "",
+             spec[u].name);
+    char *src = hop_ocl_source_join(spec[u].sources, sub, sizeof sub);
+    if (src != NULL)
+      un->program = obtain(st, label, src, spec[u].options, key, sizeof key, &cached, sub,
+                           sizeof sub);
+    free(src);
+    pr->units = u + 1;
+    un->params = spec[u].params;
+    size_t items = (size_t)un->params.mdimc * (size_t)un->params.ndimc;
+    if (un->program == NULL ||
+        !make_kernels(st, un->program, spec[u].kernel, items, un->kernel, sub, sizeof sub)) {
+      snprintf(why, len, "%s: %s", spec[u].name, sub);
+      hop_ocl_program_release(pr);
+      return HOP_ERR_BUILD;
+    }
+    if (cached)
+      hits++;
+    else
+      to_cache(un->program, key);
+  }
+  snprintf(pr->origin, sizeof pr->origin, "%d programs (%s) %s in %.2f s", n, names,
+           hits == n   ? "loaded from the binary cache"
+           : hits == 0 ? "built from source"
+                       : "built from source and the binary cache",
+           now() - t0);
+  hop_log(2, "opencl: %s programs: %s", f->name, pr->origin);
+  return HOP_OK;
+}
+
 enum hop_status hop_ocl_program_ready(struct hop_ocl_state *st)
 {
   struct hop_ocl_program *pr = &st->prog;
@@ -177,9 +254,13 @@ enum hop_status hop_ocl_program_ready(struct hop_ocl_state *st)
     return pr->status == HOP_OK ? HOP_OK : HOP_DECLINED;
   pr->tried = true;
   char why[240] = "";
-  pr->status = build_with(st, &st->params, why, sizeof why);
+  if (st->family->units != NULL)
+    pr->status = build_units(st, why, sizeof why);
+  else
+    pr->status = build_with(st, &st->params, why, sizeof why);
   /* Kernels that cannot run the asked work-group: once more with the smallest tiles. */
-  if (pr->status == HOP_ERR_BUILD && strstr(why, "work-items") != NULL) {
+  if (pr->status == HOP_ERR_BUILD && st->family->units == NULL &&
+      strstr(why, "work-items") != NULL) {
     static const struct hop_ocl_params smallest = {32, 32, 16, 8, 8, 4, 4, 4, 0, 0};
     hop_log(2, "opencl: %s; retrying with the smallest tiles", why);
     st->params = smallest;
@@ -193,15 +274,23 @@ enum hop_status hop_ocl_program_ready(struct hop_ocl_state *st)
   return pr->status;
 }
 
-void hop_ocl_program_release(struct hop_ocl_program *p)
+static void release(cl_program *prog, cl_kernel *kernel)
 {
   for (int k = 0; k < HOP_OCL_KERNELS; k++)
-    if (p->kernel[k] != NULL) {
-      clReleaseKernel(p->kernel[k]);
-      p->kernel[k] = NULL;
+    if (kernel[k] != NULL) {
+      clReleaseKernel(kernel[k]);
+      kernel[k] = NULL;
     }
-  if (p->program != NULL) {
-    clReleaseProgram(p->program);
-    p->program = NULL;
+  if (*prog != NULL) {
+    clReleaseProgram(*prog);
+    *prog = NULL;
   }
+}
+
+void hop_ocl_program_release(struct hop_ocl_program *p)
+{
+  release(&p->program, p->kernel);
+  for (int u = 0; u < p->units; u++)
+    release(&p->unit[u].program, p->unit[u].kernel);
+  p->units = 0;
 }
