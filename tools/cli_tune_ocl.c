@@ -76,9 +76,10 @@ int hop_cli_tune_sizes(void *state, const struct cli_tune_opts *o, double budget
            st->variant_why);
     return 1;
   }
-  if (hop_tune_space_of(st->family) == NULL) {
-    printf("  opencl: the %s family has no parameter space; nothing tuned\n", st->family->name);
-    return 1;
+  if (hop_tune_space_of(st->family) == NULL) { /* nvidia: its tiles are fixed, nothing is wrong */
+    printf("  opencl: the %s family has no parameter space (fixed tiles); nothing tuned "
+           "(--family generic tunes the generic family)\n", st->family->name);
+    return 0;
   }
   const struct hop_ocl_device *d = hop_ocl_device(st);
   printf("opencl: %s (%s), family %s\n", d->name, d->platform_name, st->family->name);
