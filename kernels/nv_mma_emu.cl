@@ -2,7 +2,7 @@
  * nv_sgemm_3xtf32 kernels, with the same per-lane fragment layouts, so that
  * everything around the instructions (tiles, fragment addressing, edges,
  * transposes) can be checked on PoCL.  Prepend this file to the kernel
- * source: clprobe -f benchmark/nvidia/nv_mma_emu.cl -f kernels/nv_....cl
+ * source: clprobe -f kernels/nv_mma_emu.cl -f kernels/nv_....cl
  *
  * A warp is 32 consecutive work-items of a one-dimensional work-group.
  * Lanes exchange registers through a per-warp local scratch area; every

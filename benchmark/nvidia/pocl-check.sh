@@ -2,7 +2,7 @@
 # Every variant of benchmark/nvidia/variants.txt on PoCL (CPU OpenCL) before
 # any device time is spent: each transpose pair on small edge shapes, with
 # the PTX instructions of the tensor-core kernels replaced by
-# benchmark/nvidia/nv_mma_emu.cl.  One clprobe line per case; exits non-zero
+# kernels/nv_mma_emu.cl.  One clprobe line per case; exits non-zero
 # if any case is wrong, or if kernels/nv_probe.cl builds here.
 #   sh benchmark/nvidia/pocl-check.sh [CLPROBE] [VARIANTS]   (repository root)
 # Built with -cl-opt-disable: PoCL 3.1's optimiser computes kernels whose
@@ -19,7 +19,7 @@ grep -v '^#' "$VARIANTS" | {
   while read -r label file kernel dt local tile defs; do
     if [ "$defs" = - ]; then defs=; else defs=$(echo "$defs" | tr , ' '); fi
     emu=
-    case $file in *mma* | *tf32*) emu="-f benchmark/nvidia/nv_mma_emu.cl" ;; esac
+    case $file in *mma* | *tf32*) emu="-f kernels/nv_mma_emu.cl" ;; esac
     for shape in "1 1 1 NN 0 0 0" "130 136 40 NN 3 5 0.5" "130 136 40 TT 3 1 0.5" \
       "150 260 100 TN 0 0 0" "150 260 100 NT 0 0 1"; do
       set -- $shape
