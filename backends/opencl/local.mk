@@ -35,7 +35,7 @@ kernels/embed.stamp: $(srcdir)/kernels/gemm_generic.cl $(srcdir)/kernels/gemm_im
 	else mv kernels/kernels_embedded.c.tmp kernels/kernels_embedded.c; fi && \
 	touch $@
 
-# The kernel families' tests (test/opencl/families*.test) and their programs.
+# The kernel families' tests (test/opencl/families*.test, nvidia.test) and their programs.
 if HOP_OPENCL
 check_PROGRAMS += test/opencl/fam-shapes test/opencl/fam-error test/opencl/fam-build
 test_opencl_fam_shapes_SOURCES = test/opencl/fam-shapes.c
@@ -49,9 +49,10 @@ test_opencl_fam_error_LDADD = test/libhoptest.la libhopblas.la -lm
 test_opencl_fam_build_SOURCES = test/opencl/fam-build.c
 test_opencl_fam_build_LDFLAGS = -no-install
 test_opencl_fam_build_LDADD = -lOpenCL
-TESTS += test/opencl/families.test test/opencl/families-limits.test
+TESTS += test/opencl/families.test test/opencl/families-limits.test test/opencl/nvidia.test
 endif
-dist_check_SCRIPTS += test/opencl/families.test test/opencl/families-limits.test
+dist_check_SCRIPTS += test/opencl/families.test test/opencl/families-limits.test \
+	test/opencl/nvidia.test
 
 # The tuner: parameter spaces, search, lookup chain, built-in table, calibration (issue 6).
 if HOP_OPENCL
