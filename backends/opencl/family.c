@@ -84,7 +84,7 @@ static const struct hop_ocl_family *by_device(const struct hop_ocl_device *d, ch
     return &hop_ocl_family_mali;
   }
   if (hop_ocl_nvidia_device(d)) {
-    snprintf(why, len, "device \"%.50s\" (vendor %.24s) is an NVIDIA GPU", d->name, d->vendor);
+    snprintf(why, len, "device \"%.36s\" by %.24s", d->name, d->vendor);
     return &hop_ocl_family_nvidia;
   }
   snprintf(why, len, "device \"%.60s\" is neither Adreno, Mali nor NVIDIA", d->name);
@@ -132,7 +132,7 @@ void hop_ocl_family_choose(struct hop_ocl_state *st)
   }
   st->family = f;
   if (f == &hop_ocl_family_nvidia)
-    snprintf(st->variant_why, sizeof st->variant_why, "nvidia (%.60s; %.88s)", why,
+    snprintf(st->variant_why, sizeof st->variant_why, "nvidia (%.62s; %.86s)", why,
              st->fam->nv.gate_why);
   else
     snprintf(st->variant_why, sizeof st->variant_why, "%s (%.140s)", f->name, why);
