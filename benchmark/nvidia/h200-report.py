@@ -46,7 +46,7 @@ clb_tuned = anchor("clblast.txt", r"clblast-tuned\s+s\s+NN\s+(\d+)\s+\d+\s+\d+\s
 clb_default = anchor("clblast.txt", r"clblast-default\s+s\s+NN\s+(\d+)\s+\d+\s+\d+\s+best\s+([\d.]+)")
 
 res = {}  # (family, dtype, n) -> TFLOPS, resident
-for fam in ("generic", "nvidia"):
+for fam in ("generic", "nvidia", "3xtf32"):
     for r in rows(f"bench-resident-{fam}.csv"):
         if r["within"] == "1":
             res[(fam, r["dtype"], int(r["m"]))] = tflops(r)
@@ -54,14 +54,14 @@ for fam in ("generic", "nvidia"):
 lines = []
 w = lines.append
 w("### sgemm, operands resident on the device (TFLOPS)\n")
-w("| n | hopblas generic | hopblas nvidia | CLBlast tuned | CLBlast default | cuBLAS | nvidia / tuned CLBlast | nvidia / cuBLAS |")
-w("|---|---|---|---|---|---|---|---|")
+w("| n | hopblas generic | hopblas nvidia (FMA) | hopblas 3xTF32 (opt-in) | CLBlast tuned | CLBlast default | cuBLAS | nvidia / tuned CLBlast | nvidia / cuBLAS |")
+w("|---|---|---|---|---|---|---|---|---|")
 for n in (256, 512, 1024, 2048, 4096, 8192):
-    g, v = res.get(("generic", "s", n)), res.get(("nvidia", "s", n))
+    g, v, x = res.get(("generic", "s", n)), res.get(("nvidia", "s", n)), res.get(("3xtf32", "s", n))
     t, d, c = clb_tuned.get(n), clb_default.get(n), cublas_s.get(n)
     f = lambda x: f"{x:.1f}" if x else "-"
     ratio = lambda a, b: f"{a / b:.2f}x" if a and b else "-"
-    w(f"| {n} | {f(g)} | {f(v)} | {f(t)} | {f(d)} | {f(c)} | {ratio(v, t)} | {ratio(v, c)} |")
+    w(f"| {n} | {f(g)} | {f(v)} | {f(x)} | {f(t)} | {f(d)} | {f(c)} | {ratio(v, t)} | {ratio(v, c)} |")
 
 w("\n### hgemm (fp16 in and out), resident (TFLOPS)\n")
 w("| n | hopblas generic | hopblas nvidia (mma.sync) | cuBLAS hgemm | nvidia / cuBLAS |")

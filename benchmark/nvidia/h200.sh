@@ -89,6 +89,13 @@ for fam in generic adreno mali nvidia; do
   fams=$(grep -o 'family=[a-z]*' "$t" | sort | uniq -c | tr '\n' ' ')
   say "contract $fam: exit $rc, $okn ok, $notok not ok, $other rows off opencl; $fams"
 done
+# The opt-in error-compensated 3xTF32 sgemm, at the same tolerance.
+t=$OUT/contract-3xtf32.csv
+HOPBLAS_BACKEND=opencl HOPBLAS_OPENCL_VARIANT=nvidia HOPBLAS_OPENCL_NV_SGEMM=3xtf32 HOPBLAS_TRACE=$t \
+  timeout 90 "$bin/contract" --quick --max-dim $dim --large $large --dtypes s --label "[3xtf32] " \
+  >"$OUT/contract-3xtf32.tap" 2>"$OUT/contract-3xtf32.err"
+say "contract 3xtf32: exit $?, $(grep -c '^ok' "$OUT/contract-3xtf32.tap") ok, $(grep -c '^not ok' \
+  "$OUT/contract-3xtf32.tap") not ok; $(grep -o 'kernels=[a-z0-9x-]*' "$t" | sort | uniq -c | tr '\n' ' ')"
 
 # 2. Speed, all in this call.  Resident: operands on the device (kernel rate).
 B() { timeout 150 "$bin/hopblas" bench --min-time 0.2 --reps 10 "$@"; }
@@ -97,6 +104,8 @@ for fam in generic nvidia; do
     --csv "$OUT/bench-resident-$fam.csv" >"$OUT/bench-resident-$fam.txt" 2>&1
   say "bench resident $fam: $(grep -c . "$OUT/bench-resident-$fam.csv") rows"
 done
+HOPBLAS_OPENCL_VARIANT=nvidia HOPBLAS_OPENCL_NV_SGEMM=3xtf32 B --sizes $mid,8192 --engines opencl \
+  --mode resident --dtype s --csv "$OUT/bench-resident-3xtf32.csv" >"$OUT/bench-resident-3xtf32.txt" 2>&1
 for fam in adreno mali; do # the mobile families, side by side with the others
   HOPBLAS_OPENCL_VARIANT=$fam B --sizes $mid --engines opencl --mode both --dtype s \
     --csv "$OUT/bench-$fam.csv" >"$OUT/bench-$fam.txt" 2>&1
