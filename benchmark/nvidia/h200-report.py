@@ -72,7 +72,7 @@ for n in (256, 512, 1024, 2048, 4096, 8192):
     w(f"| {n} | {f(g)} | {f(v)} | {f(c)} | {f'{v / c:.2f}x' if v and c else '-'} |")
 
 host = {}
-for r in rows("bench-host.csv"):
+for r in rows("bench-host.csv") + rows("bench-host-16384.csv"):
     if r["within"] == "1":
         host[(r["engine"], int(r["m"]))] = tflops(r)
 w("\n### sgemm from host memory through the public API (TFLOPS, transfers included)\n")
