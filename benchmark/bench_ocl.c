@@ -1,6 +1,8 @@
 /* Device-side engines of the benchmark.  Resident mode keeps A, B and C in
  * device buffers and times the kernel alone (launch to finish, no
- * transfers): hopblas's kernels through the engine's own launch, and
+ * transfers): hopblas's kernels through the engine's own launch (the image
+ * families' operands packed once, before the timing, by the family's own
+ * packing into its images or k-major buffer), and
  * CLBlast's CLBlastSgemm/CLBlastHgemm on the same context and queue.
  * CLBlast also has a host mode: buffers created, written and read back on
  * every call, as its netlib wrapper does.  libclblast is loaded at run
@@ -26,19 +28,24 @@ static bool engine_up(char *why, size_t len)
   return true;
 }
 
-/* A, B and C in device buffers of the engine's context; C holds C0. */
+/* A, B and C in device buffers of the engine's context; C holds C0.  With
+ * an image family, A and B are the family's packed objects instead (the
+ * engine's own images and pool buffers: borrowed, not released here), with
+ * their pitches in elements. */
 struct resident {
   struct bench_data *d;
   cl_mem a, b, c;
+  int lda, ldb;
+  bool packed;
   cl_command_queue q;
   const char *failed;
 };
 
 static void resident_free(struct resident *r)
 {
-  if (r->a != NULL)
+  if (r->a != NULL && !r->packed)
     clReleaseMemObject(r->a);
-  if (r->b != NULL)
+  if (r->b != NULL && !r->packed)
     clReleaseMemObject(r->b);
   if (r->c != NULL)
     clReleaseMemObject(r->c);
@@ -52,15 +59,20 @@ static cl_mem upload(const void *host, size_t bytes, cl_int *err)
   return m;
 }
 
-static bool resident_make(struct resident *r, struct bench_data *d)
+/* ab false: C alone (an image family packs A and B itself). */
+static bool resident_make(struct resident *r, struct bench_data *d, bool ab)
 {
   size_t eab = bench_esize_ab(d->cs.dtype), ec = bench_esize_c(d->cs.dtype);
   cl_int e1 = CL_SUCCESS, e2 = CL_SUCCESS, e3 = CL_SUCCESS;
   memset(r, 0, sizeof *r);
   r->d = d;
   r->q = st->q[HOP_OCL_Q_EXEC];
-  r->a = upload(d->a, d->a_elems * eab, &e1);
-  r->b = upload(d->b, d->b_elems * eab, &e2);
+  r->lda = d->cs.ta ? d->cs.k : d->cs.m;
+  r->ldb = d->cs.tb ? d->cs.n : d->cs.k;
+  if (ab) {
+    r->a = upload(d->a, d->a_elems * eab, &e1);
+    r->b = upload(d->b, d->b_elems * eab, &e2);
+  }
   r->c = upload(d->c0, d->c_elems * ec, &e3);
   return e1 == CL_SUCCESS && e2 == CL_SUCCESS && e3 == CL_SUCCESS;
 }
@@ -83,17 +95,12 @@ static void resident_measure(struct resident *res, bool (*call)(void *),
     r->skipped = true;
 }
 
-/* ---- hopblas's own kernels (the engine's family, buffer families only) ----------- */
+/* ---- hopblas's own kernels (the engine's family) ------------------------------------ */
 
 bool bench_resident_open(const char *name, char *why, size_t len)
 {
   if (!engine_up(why, len))
     return false;
-  if (st->family->provide != NULL) {
-    snprintf(why, len, "the %s family reads images; resident mode runs buffer families",
-             st->family->name);
-    return false;
-  }
   pthread_mutex_lock(&st->lock);
   enum hop_status rc = hop_ocl_program_ready(st);
   pthread_mutex_unlock(&st->lock);
@@ -110,7 +117,7 @@ static bool hopblas_kernel(void *arg)
     .kernel = c->dtype == 0 ? HOP_OCL_SGEMM : c->dtype == 1 ? HOP_OCL_HGEMM : HOP_OCL_SHGEMM,
     .m = c->m, .n = c->n, .k = c->k, .alpha = c->alpha, .beta = c->beta, .ta = c->ta,
     .tb = c->tb, .a = res->a, .b = res->b, .cin = res->c, .cout = res->c,
-    .lda = c->ta ? c->k : c->m, .ldb = c->tb ? c->n : c->k, .ldcin = c->m, .ldcout = c->m,
+    .lda = res->lda, .ldb = res->ldb, .ldcin = c->m, .ldcout = c->m,
   };
   cl_event done = NULL;
   pthread_mutex_lock(&st->lock);
@@ -124,13 +131,62 @@ static bool hopblas_kernel(void *arg)
   return err == CL_SUCCESS;
 }
 
+/* An image family's A and B, packed once by the family itself (one block
+ * each: the whole operand); false with a note when they cannot be.  The
+ * engine cuts operands larger than one image into blocks; a resident
+ * operand is one object, so such sizes are declined here, not tiled. */
+static bool image_pack(struct resident *res, struct bench_result *r)
+{
+  const struct bench_case *c = &res->d->cs;
+  struct hop_gemm g = {
+    .dtype = (enum hop_dtype)c->dtype, .ta = c->ta, .tb = c->tb, .m = c->m, .n = c->n,
+    .k = c->k, .alpha = c->alpha, .beta = c->beta, .a = res->d->a, .lda = res->lda,
+    .b = res->d->b, .ldb = res->ldb,
+  };
+  struct hop_ocl_plan lim = {0};
+  st->family->limits(st, &g, &lim);
+  if ((lim.max_tm > 0 && c->m > lim.max_tm) || (lim.max_tn > 0 && c->n > lim.max_tn) ||
+      (lim.max_tk > 0 && c->k > lim.max_tk)) {
+    snprintf(r->note, sizeof r->note, "beyond one image (m <= %d, n <= %d, k <= %d): not measured",
+             lim.max_tm, lim.max_tn, lim.max_tk);
+    return false;
+  }
+  res->packed = true;
+  struct hop_ocl_block blk[2] = {
+    {.x = 0, .r0 = 0, .c0 = 0, .rows = c->m, .cols = c->k},
+    {.x = 1, .r0 = 0, .c0 = 0, .rows = c->k, .cols = c->n},
+  };
+  cl_mem *mem[2] = {&res->a, &res->b};
+  int *ld[2] = {&res->lda, &res->ldb};
+  cl_int err = CL_SUCCESS;
+  pthread_mutex_lock(&st->lock);
+  for (int x = 0; x < 2 && err == CL_SUCCESS; x++) {
+    cl_event ready = NULL;
+    blk[x].staged = st->memory == HOP_OCL_STAGED;
+    err = st->family->provide(st, &g, &blk[x], mem[x], ld[x], &ready);
+    if (ready != NULL) {
+      clFlush(st->q[HOP_OCL_Q_UP]);
+      if (err == CL_SUCCESS)
+        err = clWaitForEvents(1, &ready);
+      clReleaseEvent(ready);
+    }
+  }
+  pthread_mutex_unlock(&st->lock);
+  if (err != CL_SUCCESS)
+    snprintf(r->note, sizeof r->note, "packing the %s family's operands failed (error %d)",
+             st->family->name, (int)err);
+  return err == CL_SUCCESS;
+}
+
 void bench_resident_run(const char *name, enum bench_mode mode, struct bench_data *d,
                         const struct bench_opts *o, struct bench_result *r)
 {
   struct resident res;
-  if (!resident_make(&res, d)) {
+  if (!resident_make(&res, d, st->family->provide == NULL)) {
     r->skipped = true;
     snprintf(r->note, sizeof r->note, "device buffers not allocated");
+  } else if (st->family->provide != NULL && !image_pack(&res, r)) {
+    r->skipped = true;
   } else {
     resident_measure(&res, hopblas_kernel, o, r);
     if (r->note[0] == '\0')
@@ -194,7 +250,7 @@ static bool clblast_host_call(void *arg)
 {
   struct bench_data *d = arg;
   struct resident res;
-  bool ok = resident_make(&res, d) && clblast_call(&res) &&
+  bool ok = resident_make(&res, d, true) && clblast_call(&res) &&
             clEnqueueReadBuffer(res.q, res.c, CL_TRUE, 0, d->c_elems * bench_esize_c(d->cs.dtype),
                                 d->c, 0, NULL, NULL) == CL_SUCCESS;
   resident_free(&res);
@@ -225,7 +281,7 @@ void bench_clblast_run(const char *name, enum bench_mode mode, struct bench_data
     }
   } else {
     struct resident res;
-    if (resident_make(&res, d))
+    if (resident_make(&res, d, true))
       resident_measure(&res, clblast_call, o, r);
     else
       r->skipped = true;
