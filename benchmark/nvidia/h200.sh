@@ -36,12 +36,17 @@ pack)
   exit 0
   ;;
 run) ;;
+families)
+  # The kernel families side by side, resident and host, and `hopblas tune`
+  # for the families the main run leaves untuned (adreno, mali): a second,
+  # shorter call.   sh h200.sh families [DIR]   (same DIR, results in $OUT)
+  ;;
 report)
   out=${2:?usage: h200.sh report OUTDIR}
   exec python3 "$(dirname "$0")/h200-report.py" "$out"
   ;;
 *)
-  echo "usage: h200.sh pack BUILD [DIR] | run [DIR] | report OUTDIR" >&2
+  echo "usage: h200.sh pack BUILD [DIR] | run [DIR] | families [DIR] | report OUTDIR" >&2
   exit 2
   ;;
 esac
@@ -74,6 +79,24 @@ bin=$dir/bin
 say "# $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1)"
 "$bin/hopblas" info >"$OUT/info.txt" 2>&1
 grep -E '^  (opencl|cpu) |family|device in use' "$OUT/info.txt" | tee -a "$S"
+
+if [ "$cmd" = families ]; then
+  B() { timeout 150 "$bin/hopblas" bench --min-time 0.2 --reps 10 "$@"; }
+  for fam in generic nvidia adreno mali; do
+    HOPBLAS_OPENCL_VARIANT=$fam B --sizes $mid --engines opencl --mode both --dtype s \
+      --csv "$OUT/fam-$fam.csv" >"$OUT/fam-$fam.txt" 2>&1
+    say "families $fam: $(grep -c ',ok\|,1,0,' "$OUT/fam-$fam.csv") rows"
+  done
+  for fam in adreno mali; do
+    HOPBLAS_OPENCL_VARIANT=$fam timeout 100 "$bin/hopblas" tune --family $fam --sizes 1024,4096 \
+      --budget 80 >"$OUT/tune-$fam.txt" 2>&1
+    say "tune $fam: exit $?"
+  done
+  cp "$OUT/cache/tune.txt" "$OUT/tune-cache.txt" 2>/dev/null
+  tar czf /tmp/h200-results.tgz -C "$OUT" --exclude=cache . && rm -rf "${OUT:?}"/* &&
+    mv /tmp/h200-results.tgz "$OUT/"
+  exit 0
+fi
 
 # 1. Correctness on the device: the contract sweep for every family and dtype,
 #    the trace proving each call ran on opencl in the family asked for.
