@@ -116,6 +116,12 @@ extern const struct hop_config_key hop_config_keys[];
 
 /* The cache directory (core/paths.c); false when none can be named. */
 bool hop_cache_dir(char *out, size_t len);
+/* What both caches (tuning, program binaries) use on their directories and files. */
+struct stat;
+void hop_mkdir_private(char *path);
+bool hop_stat_private(const struct stat *sb);
+#define HOP_HASH_SEED 14695981039346656037ull
+uint64_t hop_hash_fnv1a(const void *data, size_t len, uint64_t h);
 
 /* ---- runtime context (core/context.c) ---------------------------------- */
 const struct hop_config *hop_config(void); /* creates the context on first use */

@@ -2,6 +2,8 @@
  * $XDG_CACHE_HOME/hopblas, else $HOME/.cache/hopblas (path variables are
  * read through secure_getenv, so a set-uid program gets none). */
 #include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "hop.h"
 
@@ -20,4 +22,35 @@ bool hop_cache_dir(char *out, size_t len)
   if (home != NULL && *home == '/')
     return snprintf(out, len, "%s/.cache/hopblas", home) < (int)len;
   return false;
+}
+
+/* mkdir -p, new directories private (0700); errors show in the caller's lstat. */
+void hop_mkdir_private(char *path)
+{
+  for (char *p = path + 1; *p; p++) {
+    if (*p != '/')
+      continue;
+    *p = '\0';
+    mkdir(path, 0700);
+    *p = '/';
+  }
+  mkdir(path, 0700);
+}
+
+/* Ours, and nobody else may write to it: the caches trust nothing else. */
+bool hop_stat_private(const struct stat *sb)
+{
+  return sb->st_uid == geteuid() && (sb->st_mode & (S_IWGRP | S_IWOTH)) == 0;
+}
+
+/* FNV-1a, 64 bits: the caches' fingerprint against corruption, not against
+ * an attacker (their directories are private, see hop_stat_private). */
+uint64_t hop_hash_fnv1a(const void *data, size_t len, uint64_t h)
+{
+  const unsigned char *p = data;
+  for (size_t i = 0; i < len; i++) {
+    h ^= p[i];
+    h *= 1099511628211ull;
+  }
+  return h;
 }

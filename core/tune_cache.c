@@ -33,24 +33,6 @@ static struct {
 } tc = {.once = PTHREAD_ONCE_INIT, .mode_once = PTHREAD_ONCE_INIT, .mode = HOP_TUNE_CACHED,
       .lock = PTHREAD_MUTEX_INITIALIZER};
 
-/* mkdir -p with new directories private (0700). */
-static void make_dirs(char *path)
-{
-  for (char *p = path + 1; *p; p++) {
-    if (*p != '/')
-      continue;
-    *p = '\0';
-    mkdir(path, 0700);
-    *p = '/';
-  }
-  mkdir(path, 0700);
-}
-
-static bool private_to_us(const struct stat *sb)
-{
-  return sb->st_uid == geteuid() && (sb->st_mode & (S_IWGRP | S_IWOTH)) == 0;
-}
-
 static bool find_dir(void)
 {
   if (!hop_cache_dir(tc.dir, sizeof tc.dir) || tc.dir[0] == '\0') {
@@ -59,7 +41,7 @@ static bool find_dir(void)
                                         "and HOME unset): results are kept in memory");
     return false;
   }
-  make_dirs(tc.dir);
+  hop_mkdir_private(tc.dir);
   struct stat sb;
   if (lstat(tc.dir, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
     snprintf(tc.state, sizeof tc.state, "%.80s is not a directory: results are kept in memory",
@@ -67,7 +49,7 @@ static bool find_dir(void)
     hop_log(1, "tuning cache: %s", tc.state);
     return false;
   }
-  if (!private_to_us(&sb)) {
+  if (!hop_stat_private(&sb)) {
     snprintf(tc.state, sizeof tc.state,
              "%.80s is not private to this user: refused, results are kept in memory", tc.dir);
     hop_log(1, "tuning cache: %s", tc.state);
@@ -101,7 +83,7 @@ static bool read_file(struct hop_tune_store *s, char *why, size_t why_len)
   bool ok = false;
   if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode))
     snprintf(why, why_len, "not a regular file");
-  else if (!private_to_us(&sb))
+  else if (!hop_stat_private(&sb))
     snprintf(why, why_len, "not owned by this user or writable by others");
   else if (sb.st_size > HOP_TUNE_FILE_MAX)
     snprintf(why, why_len, "larger than 1 MiB");

@@ -103,8 +103,5 @@ double hop_calib_cpu_seconds(const struct hop_gemm *g);
 /* The curve in use as text; false when the built-in model is. */
 bool hop_calib_cpu_describe(char *buf, size_t len);
 
-/* FNV-1a 64 (the same as the program-binary cache's). */
-uint64_t hop_tune_hash(const void *data, size_t len, uint64_t h);
-#define HOP_TUNE_HASH_SEED 14695981039346656037ull
 
 #endif

@@ -6,20 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hop.h"
 #include "tune_cache.h"
 
 enum { LINE_MAX_BYTES = 4096 };
 static const char header[] = "hopblas-tune 1\n";
-
-uint64_t hop_tune_hash(const void *data, size_t len, uint64_t h)
-{
-  const unsigned char *p = data;
-  for (size_t i = 0; i < len; i++) {
-    h ^= p[i];
-    h *= 1099511628211ull;
-  }
-  return h;
-}
 
 void hop_tune_store_free(struct hop_tune_store *s)
 {
@@ -185,7 +176,7 @@ static const char *parse_end(const char *text, size_t at, size_t len, size_t rec
     return "the last line is not the end line (truncated?)";
   if (count != records)
     return "the record count does not match (truncated?)";
-  if (hash != hop_tune_hash(text, at, HOP_TUNE_HASH_SEED))
+  if (hash != hop_hash_fnv1a(text, at, HOP_HASH_SEED))
     return "the hash does not match (corrupt)";
   return NULL;
 }
@@ -249,7 +240,7 @@ char *hop_tune_format(const struct hop_tune_store *s, size_t *len)
     o += escape(s->e[i].value, out + o, cap - o);
     out[o++] = '\n';
   }
-  uint64_t h = hop_tune_hash(out, o, HOP_TUNE_HASH_SEED);
+  uint64_t h = hop_hash_fnv1a(out, o, HOP_HASH_SEED);
   o += (size_t)snprintf(out + o, cap - o, "end %zu %016" PRIx64 "\n", s->count, h);
   *len = o;
   return out;

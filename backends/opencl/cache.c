@@ -23,51 +23,20 @@
 enum { KEY_MAX = 64 * 1024, HEADER_MAX = 128 };
 static const size_t binary_max = 256u << 20;
 
-/* FNV-1a, 64 bits: a fingerprint against corruption, not an attacker (the
- * directory is the user's own and nobody else may write it). */
-uint64_t hop_ocl_hash(const void *data, size_t len, uint64_t h)
-{
-  const unsigned char *p = data;
-  for (size_t i = 0; i < len; i++) {
-    h ^= p[i];
-    h *= 1099511628211ull;
-  }
-  return h;
-}
-
-/* Ours, and nobody else may write to it. */
-static bool owned_and_private(const struct stat *sb)
-{
-  return sb->st_uid == geteuid() && (sb->st_mode & (S_IWGRP | S_IWOTH)) == 0;
-}
-
-/* mkdir -p, new directories private (0700). */
-static void make_dirs(char *path)
-{
-  for (char *p = path + 1; *p; p++) {
-    if (*p != '/')
-      continue;
-    *p = '\0';
-    mkdir(path, 0700);
-    *p = '/';
-  }
-  mkdir(path, 0700);
-}
-
 /* The cache directory, created if missing; false when there is none we
  * trust.  A load always comes first: it says why, the store stays quiet. */
 static bool cache_dir(char *dir, size_t len, bool quiet)
 {
   if (!hop_cache_dir(dir, len) || dir[0] == '\0')
     return false;
-  make_dirs(dir);
+  hop_mkdir_private(dir);
   struct stat sb;
   if (lstat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
     hop_log(quiet ? 3 : 2, "opencl: cache directory %s is not a directory; binaries are not cached",
             dir);
     return false;
   }
-  if (!owned_and_private(&sb)) {
+  if (!hop_stat_private(&sb)) {
     hop_log(quiet ? 3 : 1, "opencl: cache directory %s is not private to this user; refused", dir);
     return false;
   }
@@ -79,7 +48,7 @@ static bool file_path(const char *key, char *path, size_t len, bool quiet)
   char dir[4096];
   if (!cache_dir(dir, sizeof dir, quiet))
     return false;
-  uint64_t h = hop_ocl_hash(key, strlen(key), HOP_OCL_HASH_SEED);
+  uint64_t h = hop_hash_fnv1a(key, strlen(key), HOP_HASH_SEED);
   return snprintf(path, len, "%s/opencl-%016" PRIx64 ".bin", dir, h) < (int)len;
 }
 
@@ -121,7 +90,7 @@ static bool image_valid(const unsigned char *img, size_t size, const char *key,
     return false;
   *bin = img + head + key_len;
   *bin_len = blen;
-  return hop_ocl_hash(*bin, blen, HOP_OCL_HASH_SEED) == hash;
+  return hop_hash_fnv1a(*bin, blen, HOP_HASH_SEED) == hash;
 }
 
 bool hop_ocl_cache_load(const char *key, unsigned char **bin, size_t *len)
@@ -134,7 +103,7 @@ bool hop_ocl_cache_load(const char *key, unsigned char **bin, size_t *len)
     return false;
   struct stat sb;
   unsigned char *img = NULL;
-  bool ok = fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && owned_and_private(&sb) &&
+  bool ok = fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && hop_stat_private(&sb) &&
             sb.st_size > 0 && (size_t)sb.st_size <= binary_max + KEY_MAX + HEADER_MAX &&
             (img = malloc((size_t)sb.st_size)) != NULL && read_all(fd, img, (size_t)sb.st_size);
   close(fd);
@@ -180,7 +149,7 @@ bool hop_ocl_cache_store(const char *key, const unsigned char *bin, size_t len)
     return false;
   char header[HEADER_MAX];
   int hl = snprintf(header, sizeof header, "hopblas-clbin 1 %zu %zu %016" PRIx64 "\n", strlen(key),
-                    len, hop_ocl_hash(bin, len, HOP_OCL_HASH_SEED));
+                    len, hop_hash_fnv1a(bin, len, HOP_HASH_SEED));
   bool ok = fchmod(fd, 0600) == 0 && write_all(fd, header, (size_t)hl) &&
             write_all(fd, key, strlen(key)) && write_all(fd, bin, len);
   ok = close(fd) == 0 && ok;

@@ -170,8 +170,6 @@ cl_program hop_ocl_program_build(struct hop_ocl_state *st, const char *label, co
                                  const char *options, char *why, size_t len);
 
 /* cache.c: on-disk program binaries, validated before use. */
-uint64_t hop_ocl_hash(const void *data, size_t len, uint64_t h);
-#define HOP_OCL_HASH_SEED 14695981039346656037ull
 bool hop_ocl_cache_load(const char *key, unsigned char **bin, size_t *len);
 bool hop_ocl_cache_store(const char *key, const unsigned char *bin, size_t len);
 

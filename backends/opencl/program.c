@@ -22,7 +22,7 @@ static void cache_key(const struct hop_ocl_device *d, const char *label, const c
            "device=%s\nvendor=%s\ndevice-version=%s\ndriver=%s\nlibrary=%s %s\n"
            "source=%s %016" PRIx64 "\noptions=%s\n",
            d->name, d->vendor, d->version, d->driver, PACKAGE_NAME, PACKAGE_VERSION, label,
-           hop_ocl_hash(src, strlen(src), HOP_OCL_HASH_SEED), options);
+           hop_hash_fnv1a(src, strlen(src), HOP_HASH_SEED), options);
 }
 
 /* First line of the build log, for the one line that explains a failure. */

@@ -61,7 +61,7 @@ void hop_ocl_tune_scope(const struct hop_ocl_state *st, char *buf, size_t len)
   const struct hop_ocl_device *d = hop_ocl_device(st);
   char why[80];
   char *src = hop_ocl_family_source(st->family, why, sizeof why);
-  uint64_t h = src ? hop_ocl_hash(src, strlen(src), HOP_OCL_HASH_SEED) : 0;
+  uint64_t h = src ? hop_hash_fnv1a(src, strlen(src), HOP_HASH_SEED) : 0;
   free(src);
   snprintf(buf, len, "opencl;dev=%.90s;vendor=%.40s;version=%.50s;driver=%.40s;lib=%s;src=%s:%016" PRIx64,
            d->name, d->vendor, d->version, d->driver, PACKAGE_VERSION, st->family->name, h);

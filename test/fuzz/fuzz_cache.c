@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hop.h"
 #include "tune_cache.h"
 
 static void check(const char *data, size_t size);
@@ -33,7 +34,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
       records += start > 0 && i > start && text[start] != '#';
       start = i + 1;
     }
-  uint64_t h = hop_tune_hash(text, len, HOP_TUNE_HASH_SEED);
+  uint64_t h = hop_hash_fnv1a(text, len, HOP_HASH_SEED);
   len += (size_t)snprintf(text + len, 80, "end %zu %016" PRIx64 "\n", records, h);
   check(text, len);
   free(text);
