@@ -122,6 +122,7 @@ void hop_mkdir_private(char *path);
 bool hop_stat_private(const struct stat *sb);
 #define HOP_HASH_SEED 14695981039346656037ull
 uint64_t hop_hash_fnv1a(const void *data, size_t len, uint64_t h);
+bool hop_write_all(int fd, const void *buf, size_t len);
 
 /* ---- runtime context (core/context.c) ---------------------------------- */
 const struct hop_config *hop_config(void); /* creates the context on first use */

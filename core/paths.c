@@ -1,6 +1,7 @@
 /* Where hopblas keeps its caches: $HOPBLAS_CACHE_DIR, else
  * $XDG_CACHE_HOME/hopblas, else $HOME/.cache/hopblas (path variables are
  * read through secure_getenv, so a set-uid program gets none). */
+#include <errno.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -53,4 +54,20 @@ uint64_t hop_hash_fnv1a(const void *data, size_t len, uint64_t h)
     h *= 1099511628211ull;
   }
   return h;
+}
+
+/* write() until done: a short write or EINTR is not an error; false on a real one. */
+bool hop_write_all(int fd, const void *buf, size_t len)
+{
+  const unsigned char *p = buf;
+  while (len > 0) {
+    ssize_t w = write(fd, p, len);
+    if (w < 0 && errno == EINTR)
+      continue;
+    if (w <= 0)
+      return false;
+    p += w;
+    len -= (size_t)w;
+  }
+  return true;
 }

@@ -164,19 +164,6 @@ void hop_tune_each(const char *scope, const char *prefix,
   pthread_mutex_unlock(&tc.lock);
 }
 
-static bool write_all(int fd, const char *p, size_t len)
-{
-  while (len > 0) {
-    ssize_t w = write(fd, p, len);
-    if (w < 0 && errno == EINTR)
-      continue;
-    if (w <= 0)
-      return false;
-    p += w, len -= (size_t)w;
-  }
-  return true;
-}
-
 /* Under the file lock: the file as it is now, our records over it, renamed into place. */
 static bool merge_and_write(char *why, size_t why_len)
 {
@@ -198,7 +185,7 @@ static bool merge_and_write(char *why, size_t why_len)
   file_path(path, sizeof path);
   snprintf(tmp, sizeof tmp, "%s.XXXXXX", path);
   int fd = mkstemp(tmp);
-  bool ok = fd >= 0 && fchmod(fd, 0600) == 0 && write_all(fd, text, len) && fsync(fd) == 0;
+  bool ok = fd >= 0 && fchmod(fd, 0600) == 0 && hop_write_all(fd, text, len) && fsync(fd) == 0;
   int err = errno;
   if (fd >= 0 && close(fd) != 0 && ok)
     ok = false, err = errno;

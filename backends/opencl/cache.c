@@ -123,21 +123,6 @@ bool hop_ocl_cache_load(const char *key, unsigned char **bin, size_t *len)
   return ok;
 }
 
-static bool write_all(int fd, const void *buf, size_t len)
-{
-  const unsigned char *p = buf;
-  while (len > 0) {
-    ssize_t w = write(fd, p, len);
-    if (w < 0 && errno == EINTR)
-      continue;
-    if (w <= 0)
-      return false;
-    p += w;
-    len -= (size_t)w;
-  }
-  return true;
-}
-
 bool hop_ocl_cache_store(const char *key, const unsigned char *bin, size_t len)
 {
   char path[4200], tmp[4220];
@@ -150,8 +135,8 @@ bool hop_ocl_cache_store(const char *key, const unsigned char *bin, size_t len)
   char header[HEADER_MAX];
   int hl = snprintf(header, sizeof header, "hopblas-clbin 1 %zu %zu %016" PRIx64 "\n", strlen(key),
                     len, hop_hash_fnv1a(bin, len, HOP_HASH_SEED));
-  bool ok = fchmod(fd, 0600) == 0 && write_all(fd, header, (size_t)hl) &&
-            write_all(fd, key, strlen(key)) && write_all(fd, bin, len);
+  bool ok = fchmod(fd, 0600) == 0 && hop_write_all(fd, header, (size_t)hl) &&
+            hop_write_all(fd, key, strlen(key)) && hop_write_all(fd, bin, len);
   ok = close(fd) == 0 && ok;
   if (ok && rename(tmp, path) == 0)
     return true;
