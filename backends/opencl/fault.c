@@ -1,7 +1,7 @@
 /* HOPBLAS_OPENCL_FAULT: a test knob that makes the N-th program build,
- * buffer creation, enqueue or read-back fail as a driver would, so the
- * tests can prove that every result stays correct and C is never left
- * half-written.  "build", "alloc:3", "read:2,enqueue:5"; N defaults to 1.
+ * buffer creation, kernel enqueue, read-back or (staged) upload fail as a
+ * driver would, so the tests can prove that every result stays correct
+ * and C is never left half-written.  "build", "alloc:3", "read:2,enqueue:5", "upload:4"; N defaults to 1.
  * Unset (the normal case) it costs one comparison per operation. */
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +13,7 @@ static const char *const op_names[HOP_OCL_FAULT_OPS] = {
   [HOP_OCL_FAULT_ALLOC] = "alloc",
   [HOP_OCL_FAULT_ENQUEUE] = "enqueue",
   [HOP_OCL_FAULT_READ] = "read",
+  [HOP_OCL_FAULT_UPLOAD] = "upload",
 };
 
 /* Parse one "op[:N]" item; false when it is not understood. */
@@ -49,7 +50,7 @@ void hop_ocl_fault_parse(struct hop_ocl_fault *f, const char *spec)
   while (*spec != '\0') {
     size_t len = strcspn(spec, ",");
     if (len > 0 && !parse_item(f, spec, len))
-      hop_log(1, "HOPBLAS_OPENCL_FAULT: '%.*s' is not build|alloc|enqueue|read[:N]; ignored",
+      hop_log(1, "HOPBLAS_OPENCL_FAULT: '%.*s' is not build|alloc|enqueue|read|upload[:N]; ignored",
               (int)len, spec);
     spec += len;
     if (*spec == ',')

@@ -12,7 +12,7 @@ libhopcore_la_SOURCES += backends/opencl/ocl.h backends/opencl/sources.h \
 	backends/opencl/transfer.c backends/opencl/run.c backends/opencl/fault.c \
 	backends/opencl/family.h backends/opencl/family.c backends/opencl/image.c \
 	backends/opencl/pack.c backends/opencl/adreno.c backends/opencl/mali.c \
-	backends/opencl/nvidia.c
+	backends/opencl/nvidia.c backends/opencl/copy.c
 nodist_libhopcore_la_SOURCES = kernels/kernels_embedded.c
 libhopcore_la_CPPFLAGS += -I$(top_srcdir)/backends/opencl
 libhopcore_la_LIBADD += -lOpenCL
@@ -43,7 +43,8 @@ test_opencl_ocl_cases_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/test
 test_opencl_ocl_cases_LDFLAGS = -no-install
 test_opencl_ocl_cases_LDADD = test/libhoptest.la libhopblas.la -lm
 TESTS += test/opencl/contract.test test/opencl/netlib.test test/opencl/oclgrind.test \
-	test/opencl/fault.test test/opencl/runtime.test test/opencl/bench.test test/opencl/stub.test
+	test/opencl/fault.test test/opencl/runtime.test test/opencl/bench.test test/opencl/stub.test \
+	test/opencl/pipeline.test
 # A stub OpenCL driver (never installed) for valgrind and object counts: stub.test.
 check_LTLIBRARIES += test/opencl/libhopstub.la
 test_opencl_libhopstub_la_SOURCES = test/opencl/stub-icd.c test/opencl/stub-icd-gemm.c \
@@ -53,7 +54,8 @@ test_opencl_libhopstub_la_LDFLAGS = -module -avoid-version -rpath $(abs_builddir
 test_opencl_libhopstub_la_LIBADD = -lm
 endif
 dist_check_SCRIPTS += test/opencl/contract.test test/opencl/netlib.test test/opencl/oclgrind.test \
-	test/opencl/fault.test test/opencl/runtime.test test/opencl/bench.test test/opencl/stub.test
+	test/opencl/fault.test test/opencl/runtime.test test/opencl/bench.test test/opencl/stub.test \
+	test/opencl/pipeline.test
 EXTRA_DIST += test/opencl/ocl-env.sh
 
 # The kernel families' tests (test/opencl/families*.test, nvidia.test) and their programs.

@@ -79,8 +79,9 @@ struct hop_ocl_launch {
 enum hop_ocl_fault_op {
   HOP_OCL_FAULT_BUILD,   /* program build */
   HOP_OCL_FAULT_ALLOC,   /* buffer creation */
-  HOP_OCL_FAULT_ENQUEUE, /* kernel or upload enqueue */
-  HOP_OCL_FAULT_READ,    /* read-back of a C tile */
+  HOP_OCL_FAULT_ENQUEUE, /* kernel enqueue */
+  HOP_OCL_FAULT_READ,    /* read-back of a C tile (of a part of one, staged) */
+  HOP_OCL_FAULT_UPLOAD,  /* staged: upload of one chunk of an operand or C */
   HOP_OCL_FAULT_OPS
 };
 
@@ -97,11 +98,26 @@ struct hop_ocl_slot {
   void *host; /* staging buffers stay mapped: their pinned host image */
 };
 
+/* Slots in flight per operand (run.c uses 2 on the zero-copy path and
+ * for image families), and pinned upload buffers of the staged path. */
+enum { HOP_OCL_SLOTS = 4, HOP_OCL_RING = 4 };
+
 struct hop_ocl_pool {
-  struct hop_ocl_slot dev[3][2];   /* [A, B, C][two in flight] on the device */
-  struct hop_ocl_slot stage[3][2]; /* staged path: pinned host images of them */
-  struct hop_ocl_copy *copy;       /* threads for large host copies (transfer.c) */
+  struct hop_ocl_slot dev[3][HOP_OCL_SLOTS];   /* [A, B, C][slot] on the device */
+  struct hop_ocl_slot stage[3][HOP_OCL_SLOTS]; /* pinned: C read-backs; image families' blocks */
+  struct hop_ocl_slot ring[HOP_OCL_RING];      /* pinned: staged uploads, a chunk each */
+  struct hop_ocl_copy *copy;                   /* threads for large host copies (copy.c) */
   bool copy_tried;
+  size_t chunk;                                /* HOPBLAS_OPENCL_CHUNK, read on first use */
+};
+
+/* One staged call's uploads through the ring, and its host time by phase. */
+struct hop_ocl_stager {
+  size_t chunk;                   /* bytes per upload (HOPBLAS_OPENCL_CHUNK) */
+  int next;                       /* the ring buffer to fill next */
+  cl_event sent[HOP_OCL_RING];    /* each ring buffer's last upload */
+  long uploads;
+  double pack_s, unpack_s, wait_s; /* copying into / out of pinned memory, waiting on events */
 };
 
 /* ---- cost model (engine.c) ---------------------------------------------- */
@@ -177,6 +193,14 @@ bool hop_ocl_cache_store(const char *key, const unsigned char *bin, size_t len);
 void hop_ocl_fault_parse(struct hop_ocl_fault *f, const char *spec);
 bool hop_ocl_fault_hit(struct hop_ocl_fault *f, enum hop_ocl_fault_op op);
 
+/* copy.c: fn over columns [0, cols) of a copy of `bytes`, in shares on the
+ * worker threads when it is large; returns when every share is done. */
+typedef void hop_ocl_copy_fn(void *arg, int j0, int j1);
+void hop_ocl_copy_columns(struct hop_ocl_state *st, size_t bytes, int cols, hop_ocl_copy_fn *fn,
+                          void *arg);
+int hop_ocl_copy_threads(struct hop_ocl_state *st);
+void hop_ocl_copy_release(struct hop_ocl_state *st);
+
 /* transfer.c: pool buffers and host <-> block copies. */
 cl_int hop_ocl_slot_ensure(struct hop_ocl_state *st, struct hop_ocl_slot *s, size_t size,
                            cl_mem_flags flags, bool mapped);
@@ -188,6 +212,12 @@ void hop_ocl_pack(struct hop_ocl_state *st, const void *x, int ld, size_t esize,
 void hop_ocl_unpack_c(struct hop_ocl_state *st, const struct hop_gemm *g, bool accumulated,
                       const void *src, int i0, int j0, int rows, int cols);
 enum hop_status hop_ocl_status(cl_int err);
+double hop_ocl_now(void);
+cl_int hop_ocl_wait(struct hop_ocl_state *st, cl_event ev);
+cl_int hop_ocl_stage_upload(struct hop_ocl_state *st, struct hop_ocl_stager *sg, const void *x,
+                            int ld, size_t esize, int row0, int col0, int rows, int cols,
+                            cl_mem dev, cl_event after, cl_event *done);
+void hop_ocl_stager_end(struct hop_ocl_stager *sg);
 
 /* plan.c: how a call is cut into tiles that fit the device's buffers. */
 struct hop_ocl_plan {

@@ -57,10 +57,13 @@ bool hop_ocl_plan_make(const struct hop_gemm *g, enum hop_ocl_memory mem, size_t
   tm = p->max_tm > 0 && p->max_tm < tm ? p->max_tm : tm;
   tn = p->max_tn > 0 && p->max_tn < tn ? p->max_tn : tn;
   tk = p->max_tk > 0 && p->max_tk < tk ? p->max_tk : tk;
-  /* Staged: several column panels, so that one panel's transfers overlap
-   * another's kernel. */
+  /* Staged: several column panels, so that one panel's transfers and host
+   * copies overlap another's kernel: four from n = 1024, eight from 4096
+   * (panels of at least 512 columns; the last panel's kernel, read-back
+   * and write into C are what no other work hides). */
   if (staged && g->n >= 4 * 256) {
-    int panel = (ceil_div(g->n, 4) + GRAIN - 1) / GRAIN * GRAIN;
+    int panels = g->n >= 8 * 512 ? 8 : 4;
+    int panel = (ceil_div(g->n, panels) + GRAIN - 1) / GRAIN * GRAIN;
     tn = panel < tn ? panel : tn;
   }
   for (int guard = 0; guard < 256; guard++) {

@@ -5,166 +5,14 @@
  * from a tile that the device has completely finished.
  *
  * Large copies between the caller's memory and the pinned staging buffers
- * are split by columns over a few worker threads: one core cannot keep up
- * with a discrete GPU's link.  The workers are created on the first large
- * copy, under the engine lock (every copy runs under it), and live as long
- * as the engine; a forked child never uses them (the engine is off there). */
-#include <signal.h>
+ * are split by columns over worker threads (copy.c).  The staged path
+ * uploads operands chunk by chunk through a ring of pinned buffers, so
+ * that the link carries chunk i while the host packs chunk i + 1. */
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
+#include <time.h>
 
 #include "ocl.h"
-
-enum {
-  COPY_MAX_THREADS = 64,
-  COPY_DEFAULT_MAX = 8,          /* more threads than this rarely add bandwidth */
-  COPY_MIN_BYTES = 1 << 20,      /* below this, waking workers costs more than it saves */
-  COPY_MIN_PART = 256 << 10,     /* each thread copies at least this much */
-};
-
-typedef void copy_fn(void *arg, int j0, int j1);
-
-struct copy_worker {
-  struct hop_ocl_copy *cp;
-  int part; /* which share of each job it copies (1..; the caller copies share 0) */
-  pthread_t tid;
-};
-
-struct hop_ocl_copy {
-  pthread_mutex_t lock;
-  pthread_cond_t go, done;
-  int threads;         /* workers started, plus the calling thread */
-  bool quit;
-  unsigned long round; /* one per job: a worker runs each round once */
-  copy_fn *fn;         /* the job: columns [0, cols) in `parts` shares */
-  void *arg;
-  int cols, parts, left;
-  struct copy_worker w[COPY_MAX_THREADS];
-};
-
-static void share(int cols, int parts, int part, int *j0, int *j1)
-{
-  *j0 = (int)((long long)cols * part / parts);
-  *j1 = (int)((long long)cols * (part + 1) / parts);
-}
-
-static void *copy_worker_main(void *arg)
-{
-  struct copy_worker *w = arg;
-  struct hop_ocl_copy *cp = w->cp;
-  unsigned long seen = 0;
-  pthread_mutex_lock(&cp->lock);
-  for (;;) {
-    while (cp->round == seen && !cp->quit)
-      pthread_cond_wait(&cp->go, &cp->lock);
-    if (cp->quit)
-      break;
-    seen = cp->round;
-    if (w->part >= cp->parts)
-      continue;
-    int j0, j1;
-    share(cp->cols, cp->parts, w->part, &j0, &j1);
-    copy_fn *fn = cp->fn;
-    void *job = cp->arg;
-    pthread_mutex_unlock(&cp->lock);
-    fn(job, j0, j1);
-    pthread_mutex_lock(&cp->lock);
-    if (--cp->left == 0)
-      pthread_cond_signal(&cp->done);
-  }
-  pthread_mutex_unlock(&cp->lock);
-  return NULL;
-}
-
-/* The workers, created on first use; NULL: copy on the calling thread. */
-static struct hop_ocl_copy *copy_pool(struct hop_ocl_state *st)
-{
-  if (st->pool.copy != NULL || st->pool.copy_tried)
-    return st->pool.copy;
-  st->pool.copy_tried = true;
-  long cores = sysconf(_SC_NPROCESSORS_ONLN);
-  long dflt = cores < 1 ? 1 : cores < COPY_DEFAULT_MAX ? cores : COPY_DEFAULT_MAX;
-  long want = hop_config_int("HOPBLAS_OPENCL_COPY_THREADS", 0, COPY_MAX_THREADS, 0);
-  if (want == 0)
-    want = dflt;
-  if (want < 2)
-    return NULL;
-  struct hop_ocl_copy *cp = calloc(1, sizeof *cp);
-  if (cp == NULL)
-    return NULL;
-  pthread_mutex_init(&cp->lock, NULL);
-  pthread_cond_init(&cp->go, NULL);
-  pthread_cond_init(&cp->done, NULL);
-  /* The workers take none of the host program's signals. */
-  sigset_t all, old;
-  sigfillset(&all);
-  pthread_sigmask(SIG_SETMASK, &all, &old);
-  int started = 0;
-  for (int i = 1; i < want; i++) {
-    cp->w[started] = (struct copy_worker){.cp = cp, .part = i};
-    if (pthread_create(&cp->w[started].tid, NULL, copy_worker_main, &cp->w[started]) != 0)
-      break;
-    started++;
-  }
-  pthread_sigmask(SIG_SETMASK, &old, NULL);
-  cp->threads = started + 1;
-  hop_log(3, "opencl: %d threads copy between host memory and staging buffers", cp->threads);
-  if (started == 0) {
-    pthread_cond_destroy(&cp->done);
-    pthread_cond_destroy(&cp->go);
-    pthread_mutex_destroy(&cp->lock);
-    free(cp);
-    return NULL;
-  }
-  return st->pool.copy = cp;
-}
-
-static void copy_pool_release(struct hop_ocl_state *st)
-{
-  struct hop_ocl_copy *cp = st->pool.copy;
-  st->pool.copy = NULL;
-  st->pool.copy_tried = false;
-  if (cp == NULL)
-    return;
-  pthread_mutex_lock(&cp->lock);
-  cp->quit = true;
-  pthread_cond_broadcast(&cp->go);
-  pthread_mutex_unlock(&cp->lock);
-  for (int i = 0; i < cp->threads - 1; i++)
-    pthread_join(cp->w[i].tid, NULL);
-  pthread_cond_destroy(&cp->done);
-  pthread_cond_destroy(&cp->go);
-  pthread_mutex_destroy(&cp->lock);
-  free(cp);
-}
-
-/* Run fn over columns [0, cols) of a copy of `bytes` bytes: in shares on
- * the workers when it is large, else here.  Returns when every share is done. */
-static void copy_columns(struct hop_ocl_state *st, size_t bytes, int cols, copy_fn *fn, void *arg)
-{
-  struct hop_ocl_copy *cp = bytes >= COPY_MIN_BYTES && cols > 1 ? copy_pool(st) : NULL;
-  size_t by_size = bytes / COPY_MIN_PART;
-  int parts = cp == NULL ? 1 : cp->threads;
-  parts = (size_t)parts > by_size ? (int)by_size : parts;
-  parts = parts > cols ? cols : parts;
-  if (parts < 2) {
-    fn(arg, 0, cols);
-    return;
-  }
-  pthread_mutex_lock(&cp->lock);
-  cp->fn = fn, cp->arg = arg, cp->cols = cols, cp->parts = parts, cp->left = parts - 1;
-  cp->round++;
-  pthread_cond_broadcast(&cp->go);
-  pthread_mutex_unlock(&cp->lock);
-  int j0, j1;
-  share(cols, parts, 0, &j0, &j1);
-  fn(arg, j0, j1);
-  pthread_mutex_lock(&cp->lock);
-  while (cp->left > 0)
-    pthread_cond_wait(&cp->done, &cp->lock);
-  pthread_mutex_unlock(&cp->lock);
-}
 
 enum hop_status hop_ocl_status(cl_int err)
 {
@@ -195,12 +43,14 @@ static void slot_release(struct hop_ocl_state *st, struct hop_ocl_slot *s)
 
 void hop_ocl_pool_release(struct hop_ocl_state *st)
 {
-  copy_pool_release(st);
+  hop_ocl_copy_release(st);
   for (int x = 0; x < 3; x++)
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < HOP_OCL_SLOTS; i++) {
       slot_release(st, &st->pool.dev[x][i]);
       slot_release(st, &st->pool.stage[x][i]);
     }
+  for (int r = 0; r < HOP_OCL_RING; r++)
+    slot_release(st, &st->pool.ring[r]);
 }
 
 cl_int hop_ocl_slot_ensure(struct hop_ocl_state *st, struct hop_ocl_slot *s, size_t size,
@@ -270,6 +120,10 @@ struct pack_job {
 static void pack_columns(void *arg, int j0, int j1)
 {
   const struct pack_job *p = arg;
+  if (p->ld_bytes == p->run) { /* whole columns: one run, which memcpy streams best */
+    memcpy(p->out + (size_t)j0 * p->run, p->src + (size_t)j0 * p->run, (size_t)(j1 - j0) * p->run);
+    return;
+  }
   for (int j = j0; j < j1; j++)
     memcpy(p->out + (size_t)j * p->run, p->src + (size_t)j * p->ld_bytes, p->run);
 }
@@ -281,7 +135,7 @@ void hop_ocl_pack(struct hop_ocl_state *st, const void *x, int ld, size_t esize,
 {
   struct pack_job p = {.src = (const unsigned char *)x + hop_at(row0, col0, ld) * esize,
                        .out = dst, .ld_bytes = (size_t)ld * esize, .run = (size_t)rows * esize};
-  copy_columns(st, p.run * (size_t)cols, cols, pack_columns, &p);
+  hop_ocl_copy_columns(st, p.run * (size_t)cols, cols, pack_columns, &p);
 }
 
 struct unpack_job {
@@ -298,6 +152,11 @@ static void unpack_columns(void *arg, int j0, int j1)
   int rows = u->rows;
   if (!u->accumulated) {
     size_t e = hop_dtype_c_size(g->dtype), run = (size_t)rows * e;
+    if (rows == g->ldc) { /* whole columns of C: one run */
+      memcpy((unsigned char *)g->c + hop_at(u->i0, u->j0 + j0, g->ldc) * e,
+             (const unsigned char *)u->src + (size_t)j0 * run, (size_t)(j1 - j0) * run);
+      return;
+    }
     for (int j = j0; j < j1; j++)
       memcpy((unsigned char *)g->c + hop_at(u->i0, u->j0 + j, g->ldc) * e,
              (const unsigned char *)u->src + (size_t)j * run, run);
@@ -329,5 +188,84 @@ void hop_ocl_unpack_c(struct hop_ocl_state *st, const struct hop_gemm *g, bool a
   struct unpack_job u = {.g = g, .accumulated = accumulated, .src = src, .i0 = i0, .j0 = j0,
                          .rows = rows};
   size_t e = accumulated ? 4 : hop_dtype_c_size(g->dtype);
-  copy_columns(st, (size_t)rows * (size_t)cols * e, cols, unpack_columns, &u);
+  hop_ocl_copy_columns(st, (size_t)rows * (size_t)cols * e, cols, unpack_columns, &u);
+}
+
+double hop_ocl_now(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Wait for ev (flushing first: it may wait on another queue); its own failure counts too. */
+cl_int hop_ocl_wait(struct hop_ocl_state *st, cl_event ev)
+{
+  if (ev == NULL)
+    return CL_SUCCESS;
+  for (int q = 0; q < HOP_OCL_QUEUES; q++)
+    clFlush(st->q[q]);
+  cl_int err = clWaitForEvents(1, &ev), status = CL_COMPLETE;
+  if (err == CL_SUCCESS || err == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST)
+    clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL);
+  return err != CL_SUCCESS ? err : status < 0 ? status : CL_SUCCESS;
+}
+
+void hop_ocl_stager_end(struct hop_ocl_stager *sg)
+{
+  for (int r = 0; r < HOP_OCL_RING; r++)
+    if (sg->sent[r] != NULL) {
+      clReleaseEvent(sg->sent[r]);
+      sg->sent[r] = NULL;
+    }
+}
+
+/* Copy the rows x cols block at (row0, col0) of x (column-major, ld) into
+ * dev, densely from offset 0, through the ring of pinned buffers: whole
+ * columns of about sg->chunk bytes at a time, each upload flushed at once
+ * so that it crosses the link while the next chunk is packed.  A ring
+ * buffer is refilled once its previous upload has left it.  The uploads
+ * wait for `after` (the last kernel that read dev); *done is the last one
+ * (the queue is in order: it stands for them all). */
+cl_int hop_ocl_stage_upload(struct hop_ocl_state *st, struct hop_ocl_stager *sg, const void *x,
+                            int ld, size_t esize, int row0, int col0, int rows, int cols,
+                            cl_mem dev, cl_event after, cl_event *done)
+{
+  size_t col_bytes = (size_t)rows * esize;
+  size_t per = sg->chunk / col_bytes;
+  per = per < 1 ? 1 : per > (size_t)cols ? (size_t)cols : per;
+  cl_event ev = NULL;
+  *done = NULL;
+  for (int j = 0; j < cols; j += (int)per) {
+    int n = cols - j < (int)per ? cols - j : (int)per;
+    int r = sg->next;
+    sg->next = (r + 1) % HOP_OCL_RING;
+    struct hop_ocl_slot *ring = &st->pool.ring[r];
+    double t0 = hop_ocl_now();
+    cl_int err = hop_ocl_wait(st, sg->sent[r]);
+    double t1 = hop_ocl_now();
+    sg->wait_s += t1 - t0;
+    if (err == CL_SUCCESS)
+      err = hop_ocl_slot_ensure(st, ring, per * col_bytes, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR,
+                                true);
+    if (err != CL_SUCCESS)
+      return err;
+    hop_ocl_pack(st, x, ld, esize, row0, col0 + j, rows, n, ring->host);
+    sg->pack_s += hop_ocl_now() - t1;
+    if (hop_ocl_fault_hit(&st->fault, HOP_OCL_FAULT_UPLOAD))
+      return CL_OUT_OF_RESOURCES;
+    err = clEnqueueWriteBuffer(st->q[HOP_OCL_Q_UP], dev, CL_FALSE, (size_t)j * col_bytes,
+                               (size_t)n * col_bytes, ring->host, after != NULL,
+                               after != NULL ? &after : NULL, &ev);
+    if (err != CL_SUCCESS)
+      return err;
+    clFlush(st->q[HOP_OCL_Q_UP]);
+    if (sg->sent[r] != NULL)
+      clReleaseEvent(sg->sent[r]);
+    sg->sent[r] = ev;
+    sg->uploads++;
+  }
+  clRetainEvent(ev);
+  *done = ev;
+  return CL_SUCCESS;
 }
