@@ -13,6 +13,13 @@
 #                                                  info.txt, contract-*.tap, bench-*.csv,
 #                                                  anchors (clblast.txt, cublas.txt), summary.txt
 #
+#   sh benchmark/nvidia/h200.sh phases [DIR]       there: where a host-memory sgemm's time goes
+#                                                  (about 40 s): `hopblas bench` host mode at
+#                                                  n = 1024..8192 with HOPBLAS_VERBOSE=3 (the
+#                                                  default copy threads, and 16), at 2048 and
+#                                                  4096 with 8 threads and with 16 MiB chunks;
+#                                                  NVBLAS beside it; summary.txt in the archive
+#
 # Then, here: sh benchmark/nvidia/h200.sh report OUTDIR  (the table and a gnuplot PNG).
 # H200_SMOKE=1 runs the same steps with tiny sizes on whatever OpenCL is
 # there (PoCL here), to try the script before spending device time.
@@ -41,12 +48,13 @@ families)
   # for the families the main run leaves untuned (adreno, mali): a second,
   # shorter call.   sh h200.sh families [DIR]   (same DIR, results in $OUT)
   ;;
+phases) ;;
 report)
   out=${2:?usage: h200.sh report OUTDIR}
   exec python3 "$(dirname "$0")/h200-report.py" "$out"
   ;;
 *)
-  echo "usage: h200.sh pack BUILD [DIR] | run [DIR] | families [DIR] | report OUTDIR" >&2
+  echo "usage: h200.sh pack BUILD [DIR] | run [DIR] | families [DIR] | phases [DIR] | report OUTDIR" >&2
   exit 2
   ;;
 esac
@@ -93,6 +101,53 @@ if [ "$cmd" = families ]; then
     say "tune $fam: exit $?"
   done
   cp "$OUT/cache/tune.txt" "$OUT/tune-cache.txt" 2>/dev/null
+  tar czf /tmp/h200-results.tgz -C "$OUT" --exclude=cache . && rm -rf "${OUT:?}"/* &&
+    mv /tmp/h200-results.tgz "$OUT/"
+  exit 0
+fi
+
+if [ "$cmd" = phases ]; then
+  # One "opencl phases:" line per call (backends/opencl/run.c): the host's
+  # milliseconds packing into pinned memory, writing C back, waiting on the
+  # device, and the rest; averaged per size over the calls after the first.
+  sizes=1024,2048,4096,8192
+  [ "$smoke" = 1 ] && sizes=64,1100 && export HOPBLAS_OPENCL_MEMORY=staged # PoCL: as a GPU would
+  nvblas=$(ls /usr/local/cuda*/targets/x86_64-linux/lib/libnvblas.so* 2>/dev/null | head -n 1)
+  printf 'NVBLAS_CPU_BLAS_LIB %s\nNVBLAS_GPU_LIST ALL\nNVBLAS_AUTOPIN_MEM_ENABLED\n' \
+    "$lib/openblas-pthread/libblas.so.3" >"$OUT/nvblas.conf"
+  for v in default threads=16 threads=8 chunk=16M; do
+    [ "$v" = threads=8 ] && sizes=2048,4096 && [ "$smoke" = 1 ] && sizes=1100
+    case $v in
+    threads=*) export HOPBLAS_OPENCL_COPY_THREADS=${v#threads=} ;;
+    chunk=16M) unset HOPBLAS_OPENCL_COPY_THREADS; export HOPBLAS_OPENCL_CHUNK=16777216 ;;
+    esac
+    engines=opencl # forced: every call through the staged path
+    [ "$v" = default ] && engines=hopblas,nvblas # what a preloaded program gets, beside NVBLAS
+    HOPBLAS_VERBOSE=3 NVBLAS_LIB=$nvblas NVBLAS_CONFIG_FILE=$OUT/nvblas.conf timeout 100 \
+      "$bin/hopblas" bench --sizes $sizes --engines $engines --mode host --dtype s \
+      --min-time 0.3 --reps 10 --csv "$OUT/phases-$v.csv" >"$OUT/phases-$v.txt" 2>&1
+    say "phases $v: exit $?"
+    grep -E '^(hopblas|opencl|nvblas) +host' "$OUT/phases-$v.txt" | tee -a "$S"
+    awk -v v="$v" '/opencl phases: staged/ {
+        split($0, w, " "); size = w[5]
+        if (!seen[size]++) next # the first call: program build, first pinned buffers
+        for (i = 1; i <= NF; i++) {
+          if ($i == "pack") pk[size] += $(i + 1)
+          if ($i == "unpack") up[size] += $(i + 1)
+          if ($i == "wait") wt[size] += $(i + 1)
+          if ($i == "other") ot[size] += $(i + 1)
+          if ($i == "total") tt[size] += $(i + 1)
+        }
+        n[size]++; plan[size] = substr($0, index($0, "staged ") + 7)
+        sub(/; host ms.*/, "", plan[size])
+      }
+      END {
+        for (s in n)
+          printf "%s %s: %d calls, mean host ms: pack %.3f unpack %.3f wait %.3f other %.3f " \
+            "total %.3f; %s\n", v, s, n[s], pk[s] / n[s], up[s] / n[s], wt[s] / n[s],
+            ot[s] / n[s], tt[s] / n[s], plan[s]
+      }' "$OUT/phases-$v.txt" | sort -k2,2n | tee -a "$S"
+  done
   tar czf /tmp/h200-results.tgz -C "$OUT" --exclude=cache . && rm -rf "${OUT:?}"/* &&
     mv /tmp/h200-results.tgz "$OUT/"
   exit 0
