@@ -404,6 +404,7 @@ NV_KERNEL shgemm_nv_mma(int m, int n, int k, float alpha, const __global half *a
                         float beta, const __global float *cin, ulong cin_off, int ldcin,
                         __global float *cout, ulong cout_off, int ldcout)
 {
+  nv_split_k(&k, &a_off, lda, ta, &b_off, ldb, tb, &cout_off, ldcout, n, KWG); /* nv_split.cl */
   __local ushort8 lds[NSTAGES * STAGE / 8];
   NV_SCRATCH_DECL
   const int2 tile = nv_tile_of_group(m, n);

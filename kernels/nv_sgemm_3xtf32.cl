@@ -317,6 +317,7 @@ __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void sgemm_nv_3xtf32(
   const __global float *b, ulong b_off, int ldb, int tb, float beta, const __global float *cin,
   ulong cin_off, int ldcin, __global float *cout, ulong cout_off, int ldcout)
 {
+  nv_split_k(&k, &a_off, lda, ta, &b_off, ldb, tb, &cout_off, ldcout, n, KWG); /* nv_split.cl */
   __local float4 lds[NSTAGES * STAGE / 4];
   NV_SCRATCH_DECL
   const int2 tile = nv_tile_of_group(m, n);

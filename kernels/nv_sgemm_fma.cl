@@ -10,7 +10,8 @@
  * Launch: local size (MDIMC * NDIMC, 1), global size
  * (ceil(m / MWG) * MDIMC * NDIMC, ceil(n / NWG)).  Work-groups are
  * renumbered so that GROUPM consecutive ones share a column of B tiles,
- * which keeps the B panel in L2 while they run.
+ * which keeps the B panel in L2 while they run.  A third dimension of S
+ * work-groups cuts k into S slices (kernels/nv_split.cl).
  *
  * Each work-item owns an MWI x NWI block of C: MWI/4 runs of 4 rows strided
  * by 4*MDIMC and NWI/4 runs of 4 columns strided by 4*NDIMC, so every
@@ -253,6 +254,7 @@ __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void sgemm_nv_fma(
   const __global float *b, ulong b_off, int ldb, int tb, float beta, const __global float *cin,
   ulong cin_off, int ldcin, __global float *cout, ulong cout_off, int ldcout)
 {
+  nv_split_k(&k, &a_off, lda, ta, &b_off, ldb, tb, &cout_off, ldcout, n, KWG); /* nv_split.cl */
   __local float4 alm[2 * KWG * PITCHA / 4];
   __local float4 blm[2 * KWG * PITCHB / 4];
   const int2 tile = nv_tile_of_group(m, n), item = nv_item();

@@ -224,6 +224,7 @@ void hop_ocl_family_call_begin(struct hop_ocl_state *st)
 {
   st->fam->packs[0] = st->fam->packs[1] = st->fam->launches = st->fam->waits = 0;
   st->fam->nv.used = 0;
+  st->fam->nv.split_used = 1;
   detail[0] = '\0';
 }
 
@@ -243,8 +244,11 @@ void hop_ocl_family_call_end(struct hop_ocl_state *st, const struct hop_gemm *g)
       if (fm->nv.used >> u & 1u)
         snprintf(used + strlen(used), sizeof used - strlen(used), "%s%s", used[0] ? "+" : "",
                  hop_ocl_nvidia_unit_name(st, u));
-    snprintf(detail, sizeof detail, "family=nvidia kernels=%s launches=%ld%s%s", used,
-             fm->launches, waits, fm->nv.emulate ? " ptx=emulated" : "");
+    char split[24] = "";
+    if (fm->nv.split_used > 1)
+      snprintf(split, sizeof split, " split-k=%d", fm->nv.split_used);
+    snprintf(detail, sizeof detail, "family=nvidia kernels=%s launches=%ld%s%s%s", used,
+             fm->launches, split, waits, fm->nv.emulate ? " ptx=emulated" : "");
     return;
   }
   const struct hop_ocl_imgcfg *c = &fm->cfg;

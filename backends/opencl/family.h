@@ -41,6 +41,12 @@ struct hop_ocl_nv {
   bool tf32;             /* HOPBLAS_OPENCL_NV_SGEMM=3xtf32 */
   char gate_why[120];    /* the probe's result, or the emulation */
   unsigned used;         /* this call: bit u = st->prog.unit[u] launched */
+  int split;             /* HOPBLAS_OPENCL_NV_SPLITK: 0 auto, -1 off, N slices */
+  int split_used;        /* this call: most slices of one launch (1: none) */
+  cl_kernel sum[2];      /* nv_sum_slices, nv_sum_slices_half; NULL: split-k off */
+  bool sum_tried;
+  cl_mem work;           /* split-k's partial products, kept across calls */
+  size_t work_size;
 };
 
 /* One program of a family that owns several: its files, built as one

@@ -127,15 +127,17 @@ const char *hop_ocl_generic_kernel_name(enum hop_ocl_kernel k)
 cl_int hop_ocl_generic_enqueue(struct hop_ocl_state *st, const struct hop_ocl_launch *l,
                                cl_uint nwait, const cl_event *wait, cl_event *done)
 {
-  return hop_ocl_generic_enqueue_with(st, st->prog.kernel[l->kernel], &st->prog.params, l, nwait,
-                                      wait, done);
+  return hop_ocl_generic_enqueue_with(st, st->prog.kernel[l->kernel], &st->prog.params, l, 1,
+                                      nwait, wait, done);
 }
 
 /* Any kernel with the generic signature: local (MDIMC, NDIMC), one
- * work-group per MWG x NWG tile of C (the nvidia family's kernels too). */
+ * work-group per MWG x NWG tile of C (the nvidia family's kernels too),
+ * times `slices` along a third dimension. */
 cl_int hop_ocl_generic_enqueue_with(struct hop_ocl_state *st, cl_kernel kn,
                                     const struct hop_ocl_params *p, const struct hop_ocl_launch *l,
-                                    cl_uint nwait, const cl_event *wait, cl_event *done)
+                                    cl_uint slices, cl_uint nwait, const cl_event *wait,
+                                    cl_event *done)
 {
   cl_int ta = l->ta, tb = l->tb;
   cl_int err = 0;
@@ -163,9 +165,9 @@ cl_int hop_ocl_generic_enqueue_with(struct hop_ocl_state *st, cl_kernel kn,
     return CL_INVALID_KERNEL_ARGS;
   if (hop_ocl_fault_hit(&st->fault, HOP_OCL_FAULT_ENQUEUE))
     return CL_OUT_OF_RESOURCES;
-  size_t local[2] = {(size_t)p->mdimc, (size_t)p->ndimc};
-  size_t global[2] = {((size_t)l->m + (size_t)p->mwg - 1) / (size_t)p->mwg * local[0],
-                      ((size_t)l->n + (size_t)p->nwg - 1) / (size_t)p->nwg * local[1]};
-  return clEnqueueNDRangeKernel(st->q[HOP_OCL_Q_EXEC], kn, 2, NULL, global, local, nwait,
-                                nwait ? wait : NULL, done);
+  size_t local[3] = {(size_t)p->mdimc, (size_t)p->ndimc, 1};
+  size_t global[3] = {((size_t)l->m + (size_t)p->mwg - 1) / (size_t)p->mwg * local[0],
+                      ((size_t)l->n + (size_t)p->nwg - 1) / (size_t)p->nwg * local[1], slices};
+  return clEnqueueNDRangeKernel(st->q[HOP_OCL_Q_EXEC], kn, slices > 1 ? 3 : 2, NULL, global,
+                                local, nwait, nwait ? wait : NULL, done);
 }

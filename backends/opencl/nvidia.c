@@ -23,7 +23,8 @@
 #include "family.h"
 
 /* The programs, with the tiles measured fastest on the H200 (README.md):
- * work-groups of MDIMC x 1 items, one per MWG x NWG tile of C. */
+ * work-groups of MDIMC x 1 items, one per MWG x NWG tile of C.  Every
+ * program also holds kernels/nv_split.cl (split-k and its sums). */
 static const struct nv_unit {
   const char *name, *file, *defines;
   bool ptx; /* inline PTX: the probe, or the emulation, must vouch for it */
@@ -33,14 +34,17 @@ static const struct nv_unit {
               {[HOP_OCL_SGEMM] = "sgemm_nv_fma"}, {128, 256, 8, 256, 1, 0, 0, 0, 0, 0}},
   fma_square = {"fma-128x128", "nv_sgemm_fma.cl", "-DNWG=128 -DKWG=16", false,
                 {[HOP_OCL_SGEMM] = "sgemm_nv_fma"}, {128, 128, 16, 256, 1, 0, 0, 0, 0, 0}},
+  fma_narrow = {"fma-128x64", "nv_sgemm_fma.cl", "-DNWG=64 -DKWG=16", false,
+                {[HOP_OCL_SGEMM] = "sgemm_nv_fma"}, {128, 64, 16, 256, 1, 0, 0, 0, 0, 0}},
   mma = {"mma-128x128", "nv_hgemm_mma.cl", "", true,
          {[HOP_OCL_HGEMM] = "hgemm_nv_mma", [HOP_OCL_SHGEMM] = "shgemm_nv_mma"},
          {128, 128, 16, 256, 1, 0, 0, 0, 0, 0}},
   tf32 = {"3xtf32-128x128", "nv_sgemm_3xtf32.cl", "", true,
           {[HOP_OCL_SGEMM] = "sgemm_nv_3xtf32"}, {128, 128, 8, 128, 1, 0, 0, 0, 0, 0}};
 
-/* What st->prog.unit[] holds, in order.  When two serve a dtype, the
- * second (smaller tiles) takes launches whose work-groups fit one wave. */
+/* What st->prog.unit[] holds, in order.  When several serve a dtype, a
+ * later one (smaller tiles) takes launches whose work-groups fit one wave,
+ * or that would waste most of the earlier one's tiles (nv_pick). */
 static int unit_list(const struct hop_ocl_state *st, const struct nv_unit **out)
 {
   int n = 0;
@@ -49,6 +53,7 @@ static int unit_list(const struct hop_ocl_state *st, const struct nv_unit **out)
   } else {
     out[n++] = &fma_wide;
     out[n++] = &fma_square;
+    out[n++] = &fma_narrow;
   }
   out[n++] = &mma;
   return n;
@@ -66,6 +71,7 @@ static int nv_units(const struct hop_ocl_state *st, struct hop_ocl_unit_spec *ou
     int f = 0;
     if (v->ptx && emulate)
       s->sources[f++] = "nv_mma_emu.cl";
+    s->sources[f++] = "nv_split.cl";
     s->sources[f++] = v->file;
     s->sources[f] = NULL;
     /* PoCL 3.1's optimiser miscomputes these kernels (barriers in a loop
@@ -87,40 +93,193 @@ const char *hop_ocl_nvidia_unit_name(const struct hop_ocl_state *st, int unit)
 
 static int ceil_div(int x, int y) { return (x + y - 1) / y; }
 
-/* The program for launch l: the first with its kernel, or a later one with
- * smaller tiles when all of its work-groups run at once.  A 128x256 FMA
- * tile leaves most SMs idle below n = 1536 (32 work-groups at 1024 on 132
- * SMs: 10.9 TFLOPS against 16.6 for 128x128); each FMA build runs one
- * work-group per SM (130 and 219 registers), so one wave is the unit count. */
-static int pick(const struct hop_ocl_state *st, const struct hop_ocl_launch *l)
+/* Split-k (kernels/nv_split.cl): a launch whose tiles fill at most half of
+ * the GPU's compute units cuts k into slices that run side by side (each
+ * FMA and 3xTF32 build runs one work-group per SM), into the workspace,
+ * then sums them.  A slice keeps at least SPLIT_MIN_K of k, so that the
+ * sum's extra traffic (two passes over slices x m x n floats) stays small
+ * against the slices' arithmetic. */
+enum { SPLIT_MIN_K = 256, SPLIT_MAX = 64 };
+static const size_t split_max_bytes = (size_t)512 << 20;
+
+struct nv_choice {
+  int unit;   /* st->prog.unit[] */
+  int slices; /* of k; 1: no split */
+};
+
+static long tiles_of(const struct hop_ocl_params *p, const struct hop_ocl_launch *l)
+{
+  return (long)ceil_div(l->m, p->mwg) * ceil_div(l->n, p->nwg);
+}
+
+/* The share of a unit's tiles that holds C (edges waste the rest). */
+static double useful(const struct hop_ocl_params *p, const struct hop_ocl_launch *l)
+{
+  return (double)l->m * l->n / ((double)tiles_of(p, l) * p->mwg * p->nwg);
+}
+
+/* The step nv_split_k gives slice z: every slice must get some of k. */
+static int slices_fitting(int slices, int k, int kwg)
+{
+  while (slices > 1) {
+    int step = ceil_div(ceil_div(k, slices), kwg) * kwg;
+    if ((long)(slices - 1) * step < k)
+      break;
+    slices--;
+  }
+  return slices;
+}
+
+/* The program and the split for launch l, by the whole launch (so that
+ * every slab agrees).  Split launches of hgemm run the shgemm kernel into
+ * the float workspace; the sum rounds to half once. */
+static struct nv_choice nv_pick(const struct hop_ocl_state *st, const struct hop_ocl_launch *l)
 {
   const struct hop_ocl_program *pr = &st->prog;
-  int first = -1;
+  const long units = (long)hop_ocl_device(st)->units;
+  struct nv_choice c = {-1, 1};
+  /* The first program with the kernel; a later one when all of its
+   * work-groups run at once (a 128x256 FMA tile leaves most SMs idle
+   * below n = 1536: 32 work-groups at 1024 on 132 SMs, 10.9 TFLOPS
+   * against 16.6 for 128x128), or when it wastes far less of its tiles
+   * (n = 64 fills half of a 128x128 tile). */
+  bool one_wave = false;
   for (int u = 0; u < pr->units; u++) {
+    const struct hop_ocl_params *p = &pr->unit[u].params;
     if (pr->unit[u].kernel[l->kernel] == NULL)
       continue;
-    if (first < 0) {
-      first = u;
-      continue;
+    if (c.unit < 0 || useful(p, l) >= 1.5 * useful(&pr->unit[c.unit].params, l)) {
+      c.unit = u;
+    } else if (!one_wave && tiles_of(p, l) <= units) {
+      c.unit = u;
+      one_wave = true;
     }
-    const struct hop_ocl_params *p = &pr->unit[u].params;
-    long groups = (long)ceil_div(l->m, p->mwg) * ceil_div(l->n, p->nwg);
-    if (groups <= (long)hop_ocl_device(st)->units)
-      return u;
   }
-  return first;
+  int asked = st->fam->nv.split;
+  if (c.unit < 0 || asked < 0)
+    return c;
+  enum hop_ocl_kernel ks = l->kernel == HOP_OCL_HGEMM ? HOP_OCL_SHGEMM : l->kernel;
+  const struct hop_ocl_unit *un = &pr->unit[c.unit];
+  if (un->kernel[ks] == NULL || st->fam->nv.sum[0] == NULL)
+    return c;
+  long tiles = tiles_of(&un->params, l), slices = asked;
+  if (asked == 0) { /* auto */
+    if (tiles * 2 > units)
+      return c;
+    slices = units / tiles;
+    slices = slices < l->k / SPLIT_MIN_K ? slices : l->k / SPLIT_MIN_K;
+  }
+  slices = slices < SPLIT_MAX ? slices : SPLIT_MAX;
+  size_t per_slice = (size_t)(l->m + 3) / 4 * 4 * (size_t)l->n * sizeof(float);
+  size_t room = st->cap < split_max_bytes ? st->cap : split_max_bytes;
+  if ((size_t)slices * per_slice > room)
+    slices = (long)(room / per_slice);
+  c.slices = slices_fitting(slices > 1 ? (int)slices : 1, l->k, un->params.kwg);
+  return c;
+}
+
+/* The workspace for split launches, kept across calls like the pool's
+ * buffers; false (no split) when it cannot be had. */
+static bool work_ensure(struct hop_ocl_state *st, size_t bytes)
+{
+  struct hop_ocl_nv *nv = &st->fam->nv;
+  if (nv->work != NULL && nv->work_size >= bytes)
+    return true;
+  if (nv->work != NULL)
+    clReleaseMemObject(nv->work);
+  nv->work = NULL;
+  nv->work_size = 0;
+  size_t want = bytes + bytes / 4 <= st->cap ? bytes + bytes / 4 : bytes;
+  cl_int err = CL_MEM_OBJECT_ALLOCATION_FAILURE;
+  if (!hop_ocl_fault_hit(&st->fault, HOP_OCL_FAULT_ALLOC))
+    nv->work = clCreateBuffer(st->ctx, CL_MEM_READ_WRITE, want, NULL, &err);
+  if (err != CL_SUCCESS || nv->work == NULL) {
+    nv->work = NULL;
+    hop_log(2, "opencl: no split-k workspace of %zu bytes (error %d); k not split", want,
+            (int)err);
+    return false;
+  }
+  nv->work_size = want;
+  return true;
+}
+
+/* Slab s as `slices` slices into the workspace, then their sum into C. */
+static cl_int split_enqueue(struct hop_ocl_state *st, const struct hop_ocl_unit *un,
+                            const struct hop_ocl_launch *s, int slices, cl_uint nwait,
+                            const cl_event *wait, cl_event *done)
+{
+  struct hop_ocl_nv *nv = &st->fam->nv;
+  bool half = s->kernel == HOP_OCL_HGEMM;
+  struct hop_ocl_launch part = *s;
+  part.kernel = half ? HOP_OCL_SHGEMM : s->kernel;
+  part.beta = 0.0f; /* the slices never read C: the sum applies beta */
+  part.cin = part.cout = nv->work;
+  part.cin_off = part.cout_off = 0;
+  part.ldcin = part.ldcout = (s->m + 3) / 4 * 4; /* float4 stores stay aligned */
+  cl_int err = hop_ocl_generic_enqueue_with(st, un->kernel[part.kernel], &un->params, &part,
+                                            (cl_uint)slices, nwait, wait, NULL);
+  if (err != CL_SUCCESS)
+    return err;
+  cl_kernel kn = nv->sum[half];
+  cl_int sl = slices;
+  cl_uint i = 0;
+  err |= clSetKernelArg(kn, i++, sizeof(cl_int), &s->m);
+  err |= clSetKernelArg(kn, i++, sizeof(cl_int), &s->n);
+  err |= clSetKernelArg(kn, i++, sizeof(cl_int), &sl);
+  err |= clSetKernelArg(kn, i++, sizeof(cl_mem), &nv->work);
+  err |= clSetKernelArg(kn, i++, sizeof(cl_int), &part.ldcout);
+  err |= clSetKernelArg(kn, i++, sizeof(cl_float), &s->beta);
+  err |= clSetKernelArg(kn, i++, sizeof(cl_mem), &s->cin);
+  err |= clSetKernelArg(kn, i++, sizeof(cl_ulong), &s->cin_off);
+  err |= clSetKernelArg(kn, i++, sizeof(cl_int), &s->ldcin);
+  err |= clSetKernelArg(kn, i++, sizeof(cl_mem), &s->cout);
+  err |= clSetKernelArg(kn, i++, sizeof(cl_ulong), &s->cout_off);
+  err |= clSetKernelArg(kn, i++, sizeof(cl_int), &s->ldcout);
+  if (err != CL_SUCCESS)
+    return CL_INVALID_KERNEL_ARGS;
+  size_t local[2] = {64, 1};
+  size_t global[2] = {((size_t)s->m + 63) / 64 * 64, (size_t)s->n};
+  return clEnqueueNDRangeKernel(st->q[HOP_OCL_Q_EXEC], kn, 2, NULL, global, local, 0, NULL, done);
+}
+
+/* The sums, from the first program (every one holds nv_split.cl); without
+ * them k is never split. */
+static void sums_create(struct hop_ocl_state *st)
+{
+  struct hop_ocl_nv *nv = &st->fam->nv;
+  static const char *const names[2] = {"nv_sum_slices", "nv_sum_slices_half"};
+  nv->sum_tried = true;
+  cl_int err = CL_SUCCESS;
+  for (int h = 0; h < 2 && err == CL_SUCCESS; h++)
+    nv->sum[h] = clCreateKernel(st->prog.unit[0].program, names[h], &err);
+  if (err == CL_SUCCESS)
+    return;
+  for (int h = 0; h < 2; h++)
+    if (nv->sum[h] != NULL)
+      clReleaseKernel(nv->sum[h]);
+  nv->sum[0] = nv->sum[1] = NULL;
+  hop_log(2, "opencl: no split-k sum kernel (error %d); k is never split", (int)err);
 }
 
 static cl_int nv_enqueue(struct hop_ocl_state *st, const struct hop_ocl_launch *l, int col0,
                          int cols, cl_uint nwait, const cl_event *wait, cl_event *done)
 {
-  int u = pick(st, l); /* by the whole launch, so that every slab agrees */
-  if (u < 0)
+  struct hop_ocl_nv *nv = &st->fam->nv;
+  if (!nv->sum_tried && nv->split >= 0)
+    sums_create(st);
+  struct nv_choice c = nv_pick(st, l);
+  if (c.unit < 0)
     return CL_INVALID_KERNEL;
-  const struct hop_ocl_unit *un = &st->prog.unit[u];
+  const struct hop_ocl_unit *un = &st->prog.unit[c.unit];
   struct hop_ocl_launch s = hop_ocl_family_slab(l, col0, cols);
-  st->fam->nv.used |= 1u << u;
-  return hop_ocl_generic_enqueue_with(st, un->kernel[l->kernel], &un->params, &s, nwait, wait,
+  nv->used |= 1u << c.unit;
+  if (c.slices > 1 &&
+      work_ensure(st, (size_t)c.slices * (size_t)((s.m + 3) / 4 * 4) * (size_t)s.n *
+                        sizeof(float))) {
+    nv->split_used = c.slices > nv->split_used ? c.slices : nv->split_used;
+    return split_enqueue(st, un, &s, c.slices, nwait, wait, done);
+  }
+  return hop_ocl_generic_enqueue_with(st, un->kernel[l->kernel], &un->params, &s, 1, nwait, wait,
                                       done);
 }
 
@@ -147,16 +306,22 @@ static void nv_describe(const struct hop_ocl_state *st, FILE *out)
                  entries[0] ? ", " : "", v->kernel[k]);
     fprintf(out, "  kernels %s: %s (%s%s%s), %dx%d tiles of C, %d work-items%s\n", v->name, entries,
             v->file, v->defines[0] ? " " : "", v->defines, v->params.mwg, v->params.nwg,
-            v->params.mdimc, u == 1 && !st->fam->nv.tf32 ? " (when they fit one wave)" : "");
+            v->params.mdimc,
+            v == &fma_square ? " (when they fit one wave)"
+            : v == &fma_narrow ? " (when n wastes half of a 128x128 tile)" : "");
   }
+  fprintf(out, "  split-k: %s\n",
+          st->fam->nv.split < 0   ? "off (HOPBLAS_OPENCL_NV_SPLITK=off)"
+          : st->fam->nv.split > 0 ? "every launch in as many slices as asked (HOPBLAS_OPENCL_NV_SPLITK)"
+                                  : "when a launch's tiles fill at most half of the compute units");
   fprintf(out, "  sgemm: %s\n",
           st->fam->nv.tf32 ? "3xTF32 on the tensor cores (HOPBLAS_OPENCL_NV_SGEMM=3xtf32)"
                            : "FP32 FMA (HOPBLAS_OPENCL_NV_SGEMM=3xtf32 for the tensor cores)");
 }
 
 /* Every file, so that the tuning scope's source hash follows them all. */
-static const char *const nv_sources[] = {"nv_sgemm_fma.cl", "nv_hgemm_mma.cl",
-                                         "nv_sgemm_3xtf32.cl", "nv_mma_emu.cl", NULL};
+static const char *const nv_sources[] = {"nv_sgemm_fma.cl", "nv_hgemm_mma.cl", "nv_sgemm_3xtf32.cl",
+                                         "nv_mma_emu.cl", "nv_split.cl", NULL};
 
 const struct hop_ocl_family hop_ocl_family_nvidia = {
   .name = "nvidia",
@@ -254,6 +419,18 @@ bool hop_ocl_nvidia_setup(struct hop_ocl_state *st, char *why, size_t len)
   if (sgemm != NULL && *sgemm != '\0' && !nv->tf32 && strcmp(sgemm, "fma") != 0)
     hop_log(1, "HOPBLAS_OPENCL_NV_SGEMM=%.40s is not fma|3xtf32; using fma", sgemm);
   nv->emulate = hop_config_int("HOPBLAS_OPENCL_NV_EMULATE", 0, 1, 0) == 1;
+  const char *split = hop_config_get("HOPBLAS_OPENCL_NV_SPLITK");
+  char *end = NULL;
+  long slices = split != NULL ? strtol(split, &end, 10) : 0;
+  if (split == NULL || *split == '\0' || strcmp(split, "auto") == 0)
+    nv->split = 0;
+  else if (strcmp(split, "off") == 0)
+    nv->split = -1;
+  else if (end != split && *end == '\0' && slices >= 2 && slices <= SPLIT_MAX)
+    nv->split = (int)slices;
+  else
+    hop_log(1, "HOPBLAS_OPENCL_NV_SPLITK=%.40s is not auto|off|2..%d; using auto", split,
+            SPLIT_MAX);
   if (nv->emulate) {
     snprintf(nv->gate_why, sizeof nv->gate_why,
              "PTX emulated in OpenCL C (HOPBLAS_OPENCL_NV_EMULATE=1), probe not run");

@@ -172,10 +172,12 @@ void hop_ocl_generic_options(const struct hop_ocl_params *p, char *buf, size_t l
 const char *hop_ocl_generic_kernel_name(enum hop_ocl_kernel k);
 cl_int hop_ocl_generic_enqueue(struct hop_ocl_state *st, const struct hop_ocl_launch *l,
                                cl_uint nwait, const cl_event *wait, cl_event *done);
-/* The same launch of kernel kn, built with parameters p (same arguments). */
+/* The same launch of kernel kn, built with parameters p (same arguments);
+ * slices > 1 adds a third dimension of that many work-groups (nvidia split-k). */
 cl_int hop_ocl_generic_enqueue_with(struct hop_ocl_state *st, cl_kernel kn,
                                     const struct hop_ocl_params *p, const struct hop_ocl_launch *l,
-                                    cl_uint nwait, const cl_event *wait, cl_event *done);
+                                    cl_uint slices, cl_uint nwait, const cl_event *wait,
+                                    cl_event *done);
 
 /* program.c: build once (cache or source); HOP_DECLINED after a failed build. */
 enum hop_status hop_ocl_program_ready(struct hop_ocl_state *st);
