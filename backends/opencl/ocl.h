@@ -118,6 +118,7 @@ struct hop_ocl_stager {
   cl_event sent[HOP_OCL_RING];    /* each ring buffer's last upload */
   long uploads;
   double pack_s, unpack_s, wait_s; /* copying into / out of pinned memory, waiting on events */
+  double pack_bytes, unpack_bytes;
 };
 
 /* ---- cost model (engine.c) ---------------------------------------------- */

@@ -116,6 +116,7 @@ static void pack_timed(struct call *c, const void *x, int ld, size_t e, int r0, 
   double t0 = hop_ocl_now();
   hop_ocl_pack(c->st, x, ld, e, r0, c0, rows, cols, dst);
   c->sg.pack_s += hop_ocl_now() - t0;
+  c->sg.pack_bytes += (double)rows * (double)cols * (double)e;
 }
 
 static cl_uint wait_list(cl_event *out, cl_event a, cl_event b, cl_event c, cl_event d)
@@ -369,6 +370,7 @@ static bool tile_finish(struct call *c, struct c_slot *cs)
     double t0 = hop_ocl_now();
     hop_ocl_unpack_c(st, c->g, c->p.ksplit, src + off, cs->i0, cs->j0 + j, cs->rows, n);
     c->sg.unpack_s += hop_ocl_now() - t0;
+    c->sg.unpack_bytes += (double)n * (double)cs->rows * (double)c->p.c_esize;
     c->done_cols[cs->tile] = j + n;
     c->touched = true;
   }
@@ -481,16 +483,17 @@ static void log_phases(const struct call *c, double seconds)
     return;
   const struct hop_ocl_plan *p = &c->p;
   const struct hop_gemm *g = c->g;
-  double busy = c->sg.pack_s + c->sg.unpack_s + c->sg.wait_s;
+  double busy = c->sg.pack_s + c->sg.unpack_s + c->sg.wait_s, mib = 1.0 / (1 << 20);
   hop_log(3,
           "opencl phases: %s %dx%dx%d %s%s beta=%g: %zu tiles (%dx%d) of %dx%d, k in %d; slots "
-          "%d operand, %d C; %ld uploads of <= %zu KiB, %d copy threads; host ms: pack %.3f, "
-          "unpack %.3f, wait %.3f, other %.3f, total %.3f",
+          "%d operand, %d C; %ld uploads of <= %zu KiB, %d copy threads; host ms: pack %.3f "
+          "(%.1f MiB), unpack %.3f (%.1f MiB), wait %.3f, other %.3f, total %.3f",
           c->staged ? "staged" : "zero-copy", g->m, g->n, g->k, g->ta ? "T" : "N",
           g->tb ? "T" : "N", (double)g->beta, c->ntiles, p->tiles_m, p->tiles_n, p->tm, p->tn,
           p->chunks, c->nx, c->nc, c->sg.uploads, c->sg.chunk >> 10,
-          hop_ocl_copy_threads(c->st), 1e3 * c->sg.pack_s, 1e3 * c->sg.unpack_s,
-          1e3 * c->sg.wait_s, 1e3 * (seconds - busy), 1e3 * seconds);
+          hop_ocl_copy_threads(c->st), 1e3 * c->sg.pack_s, mib * c->sg.pack_bytes,
+          1e3 * c->sg.unpack_s, mib * c->sg.unpack_bytes, 1e3 * c->sg.wait_s,
+          1e3 * (seconds - busy), 1e3 * seconds);
 }
 
 static size_t chunk_bytes(struct hop_ocl_state *st)

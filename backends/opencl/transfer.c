@@ -252,6 +252,7 @@ cl_int hop_ocl_stage_upload(struct hop_ocl_state *st, struct hop_ocl_stager *sg,
       return err;
     hop_ocl_pack(st, x, ld, esize, row0, col0 + j, rows, n, ring->host);
     sg->pack_s += hop_ocl_now() - t1;
+    sg->pack_bytes += (double)n * (double)col_bytes;
     if (hop_ocl_fault_hit(&st->fault, HOP_OCL_FAULT_UPLOAD))
       return CL_OUT_OF_RESOURCES;
     err = clEnqueueWriteBuffer(st->q[HOP_OCL_Q_UP], dev, CL_FALSE, (size_t)j * col_bytes,

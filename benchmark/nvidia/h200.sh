@@ -132,8 +132,8 @@ if [ "$cmd" = phases ]; then
         split($0, w, " "); size = w[5]
         if (!seen[size]++) next # the first call: program build, first pinned buffers
         for (i = 1; i <= NF; i++) {
-          if ($i == "pack") pk[size] += $(i + 1)
-          if ($i == "unpack") up[size] += $(i + 1)
+          if ($i == "pack") { pk[size] += $(i + 1); pb[size] += substr($(i + 2), 2) }
+          if ($i == "unpack") { up[size] += $(i + 1); ub[size] += substr($(i + 2), 2) }
           if ($i == "wait") wt[size] += $(i + 1)
           if ($i == "other") ot[size] += $(i + 1)
           if ($i == "total") tt[size] += $(i + 1)
@@ -143,9 +143,10 @@ if [ "$cmd" = phases ]; then
       }
       END {
         for (s in n)
-          printf "%s %s: %d calls, mean host ms: pack %.3f unpack %.3f wait %.3f other %.3f " \
-            "total %.3f; %s\n", v, s, n[s], pk[s] / n[s], up[s] / n[s], wt[s] / n[s],
-            ot[s] / n[s], tt[s] / n[s], plan[s]
+          printf "%s %s: %d calls, mean host ms: pack %.3f (%.1f GB/s) unpack %.3f (%.1f GB/s) " \
+            "wait %.3f other %.3f total %.3f; %s\n", v, s, n[s], pk[s] / n[s],
+            1.048576 * pb[s] / (pk[s] + 1e-9), up[s] / n[s], 1.048576 * ub[s] / (up[s] + 1e-9),
+            wt[s] / n[s], ot[s] / n[s], tt[s] / n[s], plan[s]
       }' "$OUT/phases-$v.txt" | sort -k2,2n | tee -a "$S"
   done
   tar czf /tmp/h200-results.tgz -C "$OUT" --exclude=cache . && rm -rf "${OUT:?}"/* &&
