@@ -20,6 +20,10 @@
 #                                                  4096 with 8 threads and with 16 MiB chunks;
 #                                                  NVBLAS beside it; summary.txt in the archive
 #
+#   sh benchmark/nvidia/h200.sh shell [DIR] 'CMD'  there: CMD with the run's environment (NVIDIA
+#                                                  registered, $bin, $OUT, $lib, B = hopblas bench),
+#                                                  for a measurement the modes above do not make
+#
 # Then, here: sh benchmark/nvidia/h200.sh report OUTDIR  (the table and a gnuplot PNG).
 # H200_SMOKE=1 runs the same steps with tiny sizes on whatever OpenCL is
 # there (PoCL here), to try the script before spending device time.
@@ -49,12 +53,14 @@ families)
   # shorter call.   sh h200.sh families [DIR]   (same DIR, results in $OUT)
   ;;
 phases) ;;
+shell) ;;
 report)
   out=${2:?usage: h200.sh report OUTDIR}
   exec python3 "$(dirname "$0")/h200-report.py" "$out"
   ;;
 *)
-  echo "usage: h200.sh pack BUILD [DIR] | run [DIR] | families [DIR] | phases [DIR] | report OUTDIR" >&2
+  echo "usage: h200.sh pack BUILD [DIR] | run [DIR] | families [DIR] | phases [DIR] | shell DIR CMD |" \
+    "report OUTDIR" >&2
   exit 2
   ;;
 esac
@@ -70,11 +76,12 @@ if [ "$smoke" != 1 ]; then
   echo /usr/lib/libnvidia-opencl.so.1 >/tmp/h200-vendors/nvidia.icd
   export OCL_ICD_VENDORS=/tmp/h200-vendors # NVIDIA's OpenCL only, for these processes
 fi
-big="256,512,1024,2048,4096,8192" mid="1024,4096" large=1536 dim=80
+big="256,512,1024,1536,2048,4096,8192" mid="1024,4096" large=1536 dim=80 small="512,1024,1536"
 hostsizes="64,128,256,384,512,1024,2048,4096,8192"
-shapes="8192x64x8192,256x256x65536,2048x2048x2048"
+# Skinny shapes beside the square of equal flops (1624^3 ~ 8192 x 64 x 8192 = 256 x 256 x 65536).
+shapes="8192x64x8192,64x8192x8192,256x256x65536,1624x1624x1624,2048x2048x2048"
 if [ "$smoke" = 1 ]; then
-  big="64,128" mid="64" large=100 dim=12 hostsizes="64,128" shapes="128x16x128,16x16x1024"
+  big="64,128" mid="64" large=100 dim=12 hostsizes="64,128" shapes="128x16x128,16x16x1024" small=64
 fi
 export HOPBLAS_CPU_BLAS=$lib/openblas-pthread/libopenblas.so.0
 export HOPBLAS_CACHE_DIR=$OUT/cache # a cold cache: no tuned parameters but the built-in table
@@ -101,6 +108,14 @@ if [ "$cmd" = families ]; then
     say "tune $fam: exit $?"
   done
   cp "$OUT/cache/tune.txt" "$OUT/tune-cache.txt" 2>/dev/null
+  tar czf /tmp/h200-results.tgz -C "$OUT" --exclude=cache . && rm -rf "${OUT:?}"/* &&
+    mv /tmp/h200-results.tgz "$OUT/"
+  exit 0
+fi
+
+if [ "$cmd" = shell ]; then
+  B() { timeout 150 "$bin/hopblas" bench --min-time 0.2 --reps 10 "$@"; }
+  eval "${3:?usage: h200.sh shell DIR CMD}" 2>&1 | tee "$OUT/shell.txt"
   tar czf /tmp/h200-results.tgz -C "$OUT" --exclude=cache . && rm -rf "${OUT:?}"/* &&
     mv /tmp/h200-results.tgz "$OUT/"
   exit 0
@@ -176,6 +191,19 @@ HOPBLAS_BACKEND=opencl HOPBLAS_OPENCL_VARIANT=nvidia HOPBLAS_OPENCL_NV_SGEMM=3xt
 say "contract 3xtf32: exit $?, $(grep -c '^ok' "$OUT/contract-3xtf32.tap") ok, $(grep -c '^not ok' \
   "$OUT/contract-3xtf32.tap") not ok; $(grep -o 'kernels=[a-z0-9x-]*' "$t" | sort | uniq -c | tr '\n' ' ')"
 
+# Split-k with the real PTX: every launch in 3 slices where its k allows.
+for v in fma 3xtf32; do
+  t=$OUT/contract-split-$v.csv dt=s,h,sh
+  [ $v = 3xtf32 ] && dt=s
+  HOPBLAS_BACKEND=opencl HOPBLAS_OPENCL_VARIANT=nvidia HOPBLAS_OPENCL_NV_SGEMM=$v \
+    HOPBLAS_OPENCL_NV_SPLITK=3 HOPBLAS_TRACE=$t timeout 90 "$bin/contract" --quick --max-dim $dim \
+    --large $large --dtypes $dt --label "[split $v] " >"$OUT/contract-split-$v.tap" \
+    2>"$OUT/contract-split-$v.err"
+  say "contract split $v: exit $?, $(grep -c '^ok' "$OUT/contract-split-$v.tap") ok, $(grep -c \
+    '^not ok' "$OUT/contract-split-$v.tap") not ok; $(grep -o 'split-k=[0-9]*' "$t" | sort |
+    uniq -c | tr '\n' ' ')"
+done
+
 # 2. Speed, all in this call.  Resident: operands on the device (kernel rate).
 B() { timeout 150 "$bin/hopblas" bench --min-time 0.2 --reps 10 "$@"; }
 for fam in generic nvidia; do
@@ -208,10 +236,16 @@ say "bench host: $(grep -c . "$OUT/bench-host.csv") rows"
 [ "$smoke" = 1 ] || NVBLAS_LIB=$nvblas NVBLAS_CONFIG_FILE=$OUT/nvblas.conf \
   B --sizes 16384 --engines hopblas,nvblas --mode host --dtype s --min-time 0.3 --reps 2 \
   --csv "$OUT/bench-host-16384.csv" >"$OUT/bench-host-16384.txt" 2>&1
-# Skinny shapes and transposes at equal flops (8192 x 64 x 8192 and 256 x 256 x 65536).
+# Skinny shapes and transposes at equal flops (8192 x 64 x 8192 and 256 x 256 x 65536),
+# and what split-k brings there and at the small squares (HOPBLAS_OPENCL_NV_SPLITK=off).
 HOPBLAS_OPENCL_VARIANT=nvidia B --sizes $shapes \
   --trans NN,NT,TN,TT --engines opencl --mode resident --dtype s \
   --csv "$OUT/bench-shapes.csv" >"$OUT/bench-shapes.txt" 2>&1
+HOPBLAS_OPENCL_VARIANT=nvidia HOPBLAS_OPENCL_NV_SPLITK=off B --sizes $shapes --engines opencl \
+  --mode resident --dtype s --csv "$OUT/bench-shapes-nosplit.csv" >"$OUT/bench-shapes-nosplit.txt" 2>&1
+HOPBLAS_OPENCL_VARIANT=nvidia HOPBLAS_OPENCL_NV_SPLITK=off B --sizes $small --engines opencl \
+  --mode resident --dtype s,h --csv "$OUT/bench-resident-nosplit.csv" \
+  >"$OUT/bench-resident-nosplit.txt" 2>&1
 say "done"
 # One archive: the device call brings back only a few files.
 tar czf /tmp/h200-results.tgz -C "$OUT" --exclude=cache . && rm -rf "${OUT:?}"/* &&
