@@ -24,23 +24,31 @@
 
 /* The programs, with the tiles measured fastest on the H200 (README.md):
  * work-groups of MDIMC x 1 items, one per MWG x NWG tile of C.  Every
- * program also holds kernels/nv_split.cl (split-k and its sums). */
+ * program also holds kernels/nv_split.cl (split-k and its sums).
+ *
+ * group_gflops is what one work-group computes per second when a launch
+ * fills the GPU, measured on the H200 (132 SMs, per_cu work-groups on each):
+ * 45.0, 34.5 and 28.8 TFLOPS for the FMA tiles at n = 8192 (doc/FAMILIES.md;
+ * the 128x64 tile from 8192 x 64 x 8192 in one wave), 304 for the tensor
+ * cores (hgemm), 38.0 for 3xTF32.  nv_pick compares launches with them. */
 static const struct nv_unit {
   const char *name, *file, *defines;
   bool ptx; /* inline PTX: the probe, or the emulation, must vouch for it */
   const char *kernel[HOP_OCL_KERNELS];
   struct hop_ocl_params params; /* MWG NWG KWG MDIMC NDIMC, the rest unused */
+  double group_gflops;
+  int per_cu;
 } fma_wide = {"fma-128x256", "nv_sgemm_fma.cl", "", false,
-              {[HOP_OCL_SGEMM] = "sgemm_nv_fma"}, {128, 256, 8, 256, 1, 0, 0, 0, 0, 0}},
+              {[HOP_OCL_SGEMM] = "sgemm_nv_fma"}, {128, 256, 8, 256, 1, 0, 0, 0, 0, 0}, 341, 1},
   fma_square = {"fma-128x128", "nv_sgemm_fma.cl", "-DNWG=128 -DKWG=16", false,
-                {[HOP_OCL_SGEMM] = "sgemm_nv_fma"}, {128, 128, 16, 256, 1, 0, 0, 0, 0, 0}},
+                {[HOP_OCL_SGEMM] = "sgemm_nv_fma"}, {128, 128, 16, 256, 1, 0, 0, 0, 0, 0}, 261, 1},
   fma_narrow = {"fma-128x64", "nv_sgemm_fma.cl", "-DNWG=64 -DKWG=16", false,
-                {[HOP_OCL_SGEMM] = "sgemm_nv_fma"}, {128, 64, 16, 256, 1, 0, 0, 0, 0, 0}},
+                {[HOP_OCL_SGEMM] = "sgemm_nv_fma"}, {128, 64, 16, 256, 1, 0, 0, 0, 0, 0}, 218, 1},
   mma = {"mma-128x128", "nv_hgemm_mma.cl", "", true,
          {[HOP_OCL_HGEMM] = "hgemm_nv_mma", [HOP_OCL_SHGEMM] = "shgemm_nv_mma"},
-         {128, 128, 16, 256, 1, 0, 0, 0, 0, 0}},
+         {128, 128, 16, 256, 1, 0, 0, 0, 0, 0}, 1152, 2},
   tf32 = {"3xtf32-128x128", "nv_sgemm_3xtf32.cl", "", true,
-          {[HOP_OCL_SGEMM] = "sgemm_nv_3xtf32"}, {128, 128, 8, 128, 1, 0, 0, 0, 0, 0}};
+          {[HOP_OCL_SGEMM] = "sgemm_nv_3xtf32"}, {128, 128, 8, 128, 1, 0, 0, 0, 0, 0}, 144, 2};
 
 /* What st->prog.unit[] holds, in order.  When several serve a dtype, a
  * later one (smaller tiles) takes launches whose work-groups fit one wave,
@@ -93,14 +101,16 @@ const char *hop_ocl_nvidia_unit_name(const struct hop_ocl_state *st, int unit)
 
 static int ceil_div(int x, int y) { return (x + y - 1) / y; }
 
-/* Split-k (kernels/nv_split.cl): a launch whose tiles fill at most half of
- * the GPU's compute units cuts k into slices that run side by side (each
- * FMA and 3xTF32 build runs one work-group per SM), into the workspace,
- * then sums them.  A slice keeps at least SPLIT_MIN_K of k, so that the
- * sum's extra traffic (two passes over slices x m x n floats) stays small
- * against the slices' arithmetic. */
+/* Split-k (kernels/nv_split.cl): when a launch's tiles leave much of the
+ * GPU idle (n = 1024: 64 tiles of 128x128 on 132 SMs; 256 x 256 x 65536:
+ * 4 tiles; n = 1536: 72 tiles of 128x256, 55% of one wave), k is cut into
+ * slices run side by side into a workspace, then summed.  A slice keeps at
+ * least SPLIT_MIN_K of k.  The sum costs a launch and two passes over the
+ * slices' m x n floats: SPLIT_LAUNCH_S and SPLIT_BYTES_S, what they cost on
+ * the H200 (4.3 TB/s measured, 70% of it). */
 enum { SPLIT_MIN_K = 256, SPLIT_MAX = 64 };
 static const size_t split_max_bytes = (size_t)512 << 20;
+static const double SPLIT_LAUNCH_S = 5e-6, SPLIT_BYTES_S = 3e12;
 
 struct nv_choice {
   int unit;   /* st->prog.unit[] */
@@ -110,12 +120,6 @@ struct nv_choice {
 static long tiles_of(const struct hop_ocl_params *p, const struct hop_ocl_launch *l)
 {
   return (long)ceil_div(l->m, p->mwg) * ceil_div(l->n, p->nwg);
-}
-
-/* The share of a unit's tiles that holds C (edges waste the rest). */
-static double useful(const struct hop_ocl_params *p, const struct hop_ocl_launch *l)
-{
-  return (double)l->m * l->n / ((double)tiles_of(p, l) * p->mwg * p->nwg);
 }
 
 /* The step nv_split_k gives slice z: every slice must get some of k. */
@@ -130,52 +134,60 @@ static int slices_fitting(int slices, int k, int kwg)
   return slices;
 }
 
+/* Predicted seconds of launch l on unit v in `slices` slices: whole waves
+ * of work-groups (a partial tile costs a whole one), each group computing
+ * its tile over its slice of k, plus the sum. */
+static double launch_seconds(const struct nv_unit *v, const struct hop_ocl_launch *l, long units,
+                             int slices)
+{
+  const struct hop_ocl_params *p = &v->params;
+  long groups = tiles_of(p, l) * slices, room = units * v->per_cu;
+  double waves = (double)((groups + room - 1) / room);
+  double k = (double)ceil_div(ceil_div(l->k, slices), p->kwg) * p->kwg;
+  double s = waves * 2.0 * p->mwg * p->nwg * k / (v->group_gflops * 1e9);
+  if (slices > 1) {
+    double passes = 2.0 * slices + 1.0 + (l->beta != 0.0f ? 1.0 : 0.0);
+    s += SPLIT_LAUNCH_S + passes * (double)l->m * l->n * sizeof(float) / SPLIT_BYTES_S;
+  }
+  return s;
+}
+
 /* The program and the split for launch l, by the whole launch (so that
- * every slab agrees).  Split launches of hgemm run the shgemm kernel into
- * the float workspace; the sum rounds to half once. */
+ * every slab agrees): the fastest by launch_seconds over the programs with
+ * the kernel and the splits allowed (HOPBLAS_OPENCL_NV_SPLITK).  Split
+ * launches of hgemm run the shgemm kernel into the float workspace; the
+ * sum rounds to half once. */
 static struct nv_choice nv_pick(const struct hop_ocl_state *st, const struct hop_ocl_launch *l)
 {
   const struct hop_ocl_program *pr = &st->prog;
-  const long units = (long)hop_ocl_device(st)->units;
-  struct nv_choice c = {-1, 1};
-  /* The first program with the kernel; a later one when all of its
-   * work-groups run at once (a 128x256 FMA tile leaves most SMs idle
-   * below n = 1536: 32 work-groups at 1024 on 132 SMs, 10.9 TFLOPS
-   * against 16.6 for 128x128), or when it wastes far less of its tiles
-   * (n = 64 fills half of a 128x128 tile). */
-  bool one_wave = false;
-  for (int u = 0; u < pr->units; u++) {
-    const struct hop_ocl_params *p = &pr->unit[u].params;
-    if (pr->unit[u].kernel[l->kernel] == NULL)
-      continue;
-    if (c.unit < 0 || useful(p, l) >= 1.5 * useful(&pr->unit[c.unit].params, l)) {
-      c.unit = u;
-    } else if (!one_wave && tiles_of(p, l) <= units) {
-      c.unit = u;
-      one_wave = true;
-    }
-  }
-  int asked = st->fam->nv.split;
-  if (c.unit < 0 || asked < 0)
-    return c;
+  const struct nv_unit *list[HOP_OCL_UNITS];
+  unit_list(st, list);
+  const long units = hop_ocl_device(st)->units > 0 ? (long)hop_ocl_device(st)->units : 1;
+  const int asked = st->fam->nv.split;
   enum hop_ocl_kernel ks = l->kernel == HOP_OCL_HGEMM ? HOP_OCL_SHGEMM : l->kernel;
-  const struct hop_ocl_unit *un = &pr->unit[c.unit];
-  if (un->kernel[ks] == NULL || st->fam->nv.sum[0] == NULL)
-    return c;
-  long tiles = tiles_of(&un->params, l), slices = asked;
-  if (asked == 0) { /* auto */
-    if (tiles * 2 > units)
-      return c;
-    slices = units / tiles;
-    slices = slices < l->k / SPLIT_MIN_K ? slices : l->k / SPLIT_MIN_K;
-  }
-  slices = slices < SPLIT_MAX ? slices : SPLIT_MAX;
   size_t per_slice = (size_t)(l->m + 3) / 4 * 4 * (size_t)l->n * sizeof(float);
   size_t room = st->cap < split_max_bytes ? st->cap : split_max_bytes;
-  if ((size_t)slices * per_slice > room)
-    slices = (long)(room / per_slice);
-  c.slices = slices_fitting(slices > 1 ? (int)slices : 1, l->k, un->params.kwg);
-  return c;
+  long most = asked > 0 ? asked : asked < 0 ? 1 : l->k / SPLIT_MIN_K;
+  most = most < SPLIT_MAX ? most : SPLIT_MAX;
+  most = (size_t)most * per_slice <= room ? most : (long)(room / per_slice);
+  if (most < 1 || st->fam->nv.sum[0] == NULL)
+    most = 1;
+  struct nv_choice best = {-1, 1};
+  double best_s = 0.0;
+  for (int u = 0; u < pr->units; u++) {
+    if (pr->unit[u].kernel[l->kernel] == NULL)
+      continue;
+    long last = pr->unit[u].kernel[ks] != NULL ? most : 1;
+    for (long s = asked > 0 ? last : 1; s <= last; s++) {
+      int fit = slices_fitting(s > 1 ? (int)s : 1, l->k, pr->unit[u].params.kwg);
+      double t = launch_seconds(list[u], l, units, fit);
+      if (best.unit < 0 || t < best_s) {
+        best = (struct nv_choice){u, fit};
+        best_s = t;
+      }
+    }
+  }
+  return best;
 }
 
 /* The workspace for split launches, kept across calls like the pool's
@@ -306,14 +318,12 @@ static void nv_describe(const struct hop_ocl_state *st, FILE *out)
                  entries[0] ? ", " : "", v->kernel[k]);
     fprintf(out, "  kernels %s: %s (%s%s%s), %dx%d tiles of C, %d work-items%s\n", v->name, entries,
             v->file, v->defines[0] ? " " : "", v->defines, v->params.mwg, v->params.nwg,
-            v->params.mdimc,
-            v == &fma_square ? " (when they fit one wave)"
-            : v == &fma_narrow ? " (when n wastes half of a 128x128 tile)" : "");
+            v->params.mdimc, u == 0 || v == &mma ? "" : " (where predicted faster)");
   }
   fprintf(out, "  split-k: %s\n",
           st->fam->nv.split < 0   ? "off (HOPBLAS_OPENCL_NV_SPLITK=off)"
           : st->fam->nv.split > 0 ? "every launch in as many slices as asked (HOPBLAS_OPENCL_NV_SPLITK)"
-                                  : "when a launch's tiles fill at most half of the compute units");
+                                  : "when predicted faster (few tiles of C, long k)");
   fprintf(out, "  sgemm: %s\n",
           st->fam->nv.tf32 ? "3xTF32 on the tensor cores (HOPBLAS_OPENCL_NV_SGEMM=3xtf32)"
                            : "FP32 FMA (HOPBLAS_OPENCL_NV_SGEMM=3xtf32 for the tensor cores)");

@@ -40,7 +40,9 @@ probe() {
   label=$1 file=$2 kernel=$3 dt=$4 local=$5 tile=$6 defs=$7
   shift 7
   echo "== $label $*" >>"$LOG"
-  timeout 120 "$BIN/clprobe" -l "$label" -f "$K/$file" -K "$kernel" -t "$dt" -L "$local" \
+  # nv_split.cl first: the kernels call its nv_split_k (one slice when launched in 2-D)
+  timeout 120 "$BIN/clprobe" -l "$label" -f "$K/nv_split.cl" -f "$K/$file" -K "$kernel" -t "$dt" \
+    -L "$local" \
     -W "$tile" -D "$defs" "$@" >>"$TABLE" 2>>"$LOG" ||
     echo "$label $* FAILED rc=$?" >>"$TABLE"
 }

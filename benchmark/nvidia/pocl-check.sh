@@ -23,7 +23,7 @@ grep -v '^#' "$VARIANTS" | {
     for shape in "1 1 1 NN 0 0 0" "130 136 40 NN 3 5 0.5" "130 136 40 TT 3 1 0.5" \
       "150 260 100 TN 0 0 0" "150 260 100 NT 0 0 1"; do
       set -- $shape
-      line=$($P $emu -f "kernels/$file" -K "$kernel" -t "$dt" -L "$local" -W "$tile" \
+      line=$($P $emu -f kernels/nv_split.cl -f "kernels/$file" -K "$kernel" -t "$dt" -L "$local" -W "$tile" \
         -D "$defs -cl-opt-disable" -l "$label" -m $1 -n $2 -k $3 -T $4 -p $5 -o $6 -b $7 \
         -r 1) || fail=1
       echo "$line" | cut -c1-112
