@@ -18,7 +18,7 @@
 
 enum {
   COPY_MAX_THREADS = 64,
-  COPY_DEFAULT_MAX = 16,     /* a 16-core host fed a PCIe 5 GPU with all of them */
+  COPY_DEFAULT_MAX = 16,     /* more than this rarely adds bandwidth */
   COPY_MIN_BYTES = 1 << 20,  /* below this, handing out shares costs more than it saves */
   COPY_MIN_PART = 128 << 10, /* each thread copies at least this much */
 };
@@ -133,7 +133,11 @@ static struct hop_ocl_copy *copy_pool(struct hop_ocl_state *st)
   if (st->pool.copy != NULL || st->pool.copy_tried)
     return st->pool.copy;
   st->pool.copy_tried = true;
-  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  /* Half the cores: on the H200's 16-core host, 16 copy threads reached
+   * 57 GB/s in some calls and 9 GB/s in others (a descheduled share holds
+   * up the whole copy while the driver's and the program's own threads
+   * want a core); 8 copied a steady 32 GB/s, every call (doc/PERFORMANCE.md). */
+  long cores = sysconf(_SC_NPROCESSORS_ONLN) / 2;
   long dflt = cores < 1 ? 1 : cores < COPY_DEFAULT_MAX ? cores : COPY_DEFAULT_MAX;
   long want = hop_config_int("HOPBLAS_OPENCL_COPY_THREADS", 0, COPY_MAX_THREADS, 0);
   if (want == 0)
