@@ -29,8 +29,9 @@
  * group_gflops is what one work-group computes per second when a launch
  * fills the GPU, measured on the H200 (132 SMs, per_cu work-groups on each):
  * 45.0, 34.5 and 28.8 TFLOPS for the FMA tiles at n = 8192 (doc/FAMILIES.md;
- * the 128x64 tile from 8192 x 64 x 8192 in one wave), 304 for the tensor
- * cores (hgemm), 38.0 for 3xTF32.  nv_pick compares launches with them. */
+ * the 128x64 tile from 8192 x 64 x 8192 in one wave, the 64x128 tile taken
+ * as its mirror), 304 for the tensor cores (hgemm), 38.0 for 3xTF32.
+ * nv_pick compares launches with them. */
 static const struct nv_unit {
   const char *name, *file, *defines;
   bool ptx; /* inline PTX: the probe, or the emulation, must vouch for it */
@@ -44,6 +45,8 @@ static const struct nv_unit {
                 {[HOP_OCL_SGEMM] = "sgemm_nv_fma"}, {128, 128, 16, 256, 1, 0, 0, 0, 0, 0}, 261, 1},
   fma_narrow = {"fma-128x64", "nv_sgemm_fma.cl", "-DNWG=64 -DKWG=16", false,
                 {[HOP_OCL_SGEMM] = "sgemm_nv_fma"}, {128, 64, 16, 256, 1, 0, 0, 0, 0, 0}, 218, 1},
+  fma_short = {"fma-64x128", "nv_sgemm_fma.cl", "-DMWG=64 -DNWG=128 -DKWG=16", false,
+               {[HOP_OCL_SGEMM] = "sgemm_nv_fma"}, {64, 128, 16, 256, 1, 0, 0, 0, 0, 0}, 218, 1},
   mma = {"mma-128x128", "nv_hgemm_mma.cl", "", true,
          {[HOP_OCL_HGEMM] = "hgemm_nv_mma", [HOP_OCL_SHGEMM] = "shgemm_nv_mma"},
          {128, 128, 16, 256, 1, 0, 0, 0, 0, 0}, 1152, 2},
@@ -62,6 +65,7 @@ static int unit_list(const struct hop_ocl_state *st, const struct nv_unit **out)
     out[n++] = &fma_wide;
     out[n++] = &fma_square;
     out[n++] = &fma_narrow;
+    out[n++] = &fma_short;
   }
   out[n++] = &mma;
   return n;
