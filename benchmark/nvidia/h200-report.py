@@ -45,8 +45,8 @@ cublas_h = anchor("cublas.txt", r"cublas-hgemm\s+h\s+NN\s+(\d+)\s+\d+\s+\d+\s+be
 clb_tuned = anchor("clblast.txt", r"clblast-tuned\s+s\s+NN\s+(\d+)\s+\d+\s+\d+\s+best\s+([\d.]+)")
 clb_default = anchor("clblast.txt", r"clblast-default\s+s\s+NN\s+(\d+)\s+\d+\s+\d+\s+best\s+([\d.]+)")
 
-res = {}  # (family, dtype, n) -> TFLOPS, resident
-for fam in ("generic", "nvidia", "3xtf32"):
+res = {}  # (family, dtype, n) -> TFLOPS, resident; "nosplit": nvidia with HOPBLAS_OPENCL_NV_SPLITK=off
+for fam in ("generic", "nvidia", "3xtf32", "nosplit"):
     for r in rows(f"bench-resident-{fam}.csv"):
         if r["within"] == "1":
             res[(fam, r["dtype"], int(r["m"]))] = tflops(r)
@@ -54,22 +54,25 @@ for fam in ("generic", "nvidia", "3xtf32"):
 lines = []
 w = lines.append
 w("### sgemm, operands resident on the device (TFLOPS)\n")
-w("| n | hopblas generic | hopblas nvidia (FMA) | hopblas 3xTF32 (opt-in) | CLBlast tuned | CLBlast default | cuBLAS | nvidia / tuned CLBlast | nvidia / cuBLAS |")
-w("|---|---|---|---|---|---|---|---|---|")
-for n in (256, 512, 1024, 2048, 4096, 8192):
+w("| n | hopblas generic | hopblas nvidia (FMA) | same, split-k off | hopblas 3xTF32 (opt-in) | CLBlast tuned | CLBlast default | cuBLAS | nvidia / tuned CLBlast | nvidia / cuBLAS |")
+w("|---|---|---|---|---|---|---|---|---|---|")
+sizes = (256, 512, 1024, 1536, 2048, 4096, 8192)
+for n in sizes:
     g, v, x = res.get(("generic", "s", n)), res.get(("nvidia", "s", n)), res.get(("3xtf32", "s", n))
+    o = res.get(("nosplit", "s", n))
     t, d, c = clb_tuned.get(n), clb_default.get(n), cublas_s.get(n)
     f = lambda x: f"{x:.1f}" if x else "-"
     ratio = lambda a, b: f"{a / b:.2f}x" if a and b else "-"
-    w(f"| {n} | {f(g)} | {f(v)} | {f(x)} | {f(t)} | {f(d)} | {f(c)} | {ratio(v, t)} | {ratio(v, c)} |")
+    w(f"| {n} | {f(g)} | {f(v)} | {f(o)} | {f(x)} | {f(t)} | {f(d)} | {f(c)} | {ratio(v, t)} | {ratio(v, c)} |")
 
 w("\n### hgemm (fp16 in and out), resident (TFLOPS)\n")
-w("| n | hopblas generic | hopblas nvidia (mma.sync) | cuBLAS hgemm | nvidia / cuBLAS |")
-w("|---|---|---|---|---|")
-for n in (256, 512, 1024, 2048, 4096, 8192):
+w("| n | hopblas generic | hopblas nvidia (mma.sync) | same, split-k off | cuBLAS hgemm | nvidia / cuBLAS |")
+w("|---|---|---|---|---|---|")
+for n in sizes:
     g, v, c = res.get(("generic", "h", n)), res.get(("nvidia", "h", n)), cublas_h.get(n)
+    o = res.get(("nosplit", "h", n))
     f = lambda x: f"{x:.1f}" if x else "-"
-    w(f"| {n} | {f(g)} | {f(v)} | {f(c)} | {f'{v / c:.2f}x' if v and c else '-'} |")
+    w(f"| {n} | {f(g)} | {f(v)} | {f(o)} | {f(c)} | {f'{v / c:.2f}x' if v and c else '-'} |")
 
 host = {}
 for r in rows("bench-host.csv") + rows("bench-host-16384.csv"):
@@ -105,14 +108,22 @@ for fam in ("generic", "adreno", "mali", "nvidia"):
             w(f"| {fam} | {mode} | {a or 0:.2f} | {b or 0:.2f} |")
 
 w("\n### Shapes and transposes, nvidia family, resident (TFLOPS)\n")
-w("| m x n x k | NN | NT | TN | TT |")
-w("|---|---|---|---|---|")
+w("| m x n x k | NN | NT | TN | TT | NN, split-k off | NN / the square of equal flops |")
+w("|---|---|---|---|---|---|---|")
 shapes = {}
-for r in rows("bench-shapes.csv"):
-    if r["within"] == "1":
-        shapes[(r["m"] + "x" + r["n"] + "x" + r["k"], r["trans"])] = tflops(r)
+for name, tag in (("bench-shapes.csv", ""), ("bench-shapes-nosplit.csv", "off")):
+    for r in rows(name):
+        if r["within"] == "1":
+            shapes[(r["m"] + "x" + r["n"] + "x" + r["k"], r["trans"] + tag)] = tflops(r)
 for s in sorted({k[0] for k in shapes}, key=lambda x: [int(v) for v in x.split("x")]):
-    w("| " + s + " | " + " | ".join(f"{shapes.get((s, t), 0):.1f}" for t in ("NN", "NT", "TN", "TT")) + " |")
+    m, n, k = (int(v) for v in s.split("x"))
+    side = (m * n * k) ** (1 / 3)  # the square measured nearest to it (1624^3 for 8192 x 64 x 8192)
+    near = [q for q in {k[0] for k in shapes} if len(set(q.split("x"))) == 1 and
+            abs(int(q.split("x")[0]) - side) <= 0.01 * side]
+    square = shapes.get((near[0], "NN")) if near else None
+    eq = f"{shapes.get((s, 'NN'), 0) / square:.2f}" if square and not m == n == k else "-"
+    w("| " + s + " | " + " | ".join(f"{shapes.get((s, t), 0):.1f}" for t in ("NN", "NT", "TN", "TT", "NNoff"))
+      + f" | {eq} |")
 
 report = "\n".join(lines) + "\n"
 open(os.path.join(out, "report.md"), "w").write(report)
@@ -121,7 +132,7 @@ print(report)
 # The plot: resident sgemm and hgemm, host sgemm, against n.
 dat = os.path.join(out, "plot.dat")
 with open(dat, "w") as f:
-    for n in (256, 512, 1024, 2048, 4096, 8192):
+    for n in sizes:
         vals = [res.get(("nvidia", "s", n)), clb_tuned.get(n), cublas_s.get(n), res.get(("nvidia", "h", n)),
                 cublas_h.get(n), host.get(("hopblas", n)), host.get(("openblas", n)), host.get(("nvblas", n))]
         f.write(f"{n} " + " ".join(f"{v:.4f}" if v else "NaN" for v in vals) + "\n")

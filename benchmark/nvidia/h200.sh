@@ -230,7 +230,7 @@ printf 'NVBLAS_CPU_BLAS_LIB %s\nNVBLAS_GPU_LIST ALL\nNVBLAS_AUTOPIN_MEM_ENABLED\
   "$lib/openblas-pthread/libblas.so.3" >"$OUT/nvblas.conf"
 NVBLAS_LIB=$nvblas NVBLAS_CONFIG_FILE=$OUT/nvblas.conf \
   B --sizes $hostsizes --engines hopblas,openblas,nvblas \
-  --mode host --dtype s --min-time 0.3 --reps 3 --csv "$OUT/bench-host.csv" >"$OUT/bench-host.txt" 2>&1
+  --mode host --dtype s --min-time 0.3 --reps 10 --csv "$OUT/bench-host.csv" >"$OUT/bench-host.txt" 2>&1
 say "bench host: $(grep -c . "$OUT/bench-host.csv") rows"
 # n = 16384: OpenBLAS needs ~20 s a call there; hopblas and NVBLAS only.
 [ "$smoke" = 1 ] || NVBLAS_LIB=$nvblas NVBLAS_CONFIG_FILE=$OUT/nvblas.conf \
