@@ -232,6 +232,9 @@ NVBLAS_LIB=$nvblas NVBLAS_CONFIG_FILE=$OUT/nvblas.conf \
   B --sizes $hostsizes --engines hopblas,openblas,nvblas \
   --mode host --dtype s --min-time 0.3 --reps 10 --csv "$OUT/bench-host.csv" >"$OUT/bench-host.txt" 2>&1
 say "bench host: $(grep -c . "$OUT/bench-host.csv") rows"
+# The device path forced at the small sizes, to see where the router's crossover should sit.
+HOPBLAS_BACKEND=opencl B --sizes 64,128,256,384,512,1024 --engines hopblas --mode host --dtype s \
+  --min-time 0.3 --csv "$OUT/bench-host-forced.csv" >"$OUT/bench-host-forced.txt" 2>&1
 # n = 16384: OpenBLAS needs ~20 s a call there; hopblas and NVBLAS only.
 [ "$smoke" = 1 ] || NVBLAS_LIB=$nvblas NVBLAS_CONFIG_FILE=$OUT/nvblas.conf \
   B --sizes 16384 --engines hopblas,nvblas --mode host --dtype s --min-time 0.3 --reps 2 \
