@@ -13,6 +13,7 @@
 
 #include "bench.h"
 #include "family.h"
+#include "tune.h"
 
 static struct hop_ocl_state *st; /* the OpenCL engine of this child */
 
@@ -178,19 +179,41 @@ static bool image_pack(struct resident *res, struct bench_result *r)
   return err == CL_SUCCESS;
 }
 
+/* The parameters the engine would use for this case (the tuning lookup
+ * chain: user cache, built-in table, default), built before the timing. */
+static bool select_params(const struct bench_data *d, struct bench_result *r)
+{
+  const struct bench_case *c = &d->cs;
+  struct hop_gemm g = {.dtype = (enum hop_dtype)c->dtype, .ta = c->ta, .tb = c->tb, .m = c->m,
+                       .n = c->n, .k = c->k, .alpha = c->alpha, .beta = c->beta};
+  pthread_mutex_lock(&st->lock);
+  enum hop_status rc = hop_ocl_tune_select(st, &g);
+  pthread_mutex_unlock(&st->lock);
+  if (rc != HOP_OK)
+    snprintf(r->note, sizeof r->note, "the %s program did not build: %.60s", st->family->name,
+             st->prog.origin);
+  return rc == HOP_OK;
+}
+
 void bench_resident_run(const char *name, enum bench_mode mode, struct bench_data *d,
                         const struct bench_opts *o, struct bench_result *r)
 {
-  struct resident res;
-  if (!resident_make(&res, d, st->family->provide == NULL)) {
+  struct resident res = {0};
+  if (!select_params(d, r)) {
+    r->skipped = true;
+  } else if (!resident_make(&res, d, st->family->provide == NULL)) {
     r->skipped = true;
     snprintf(r->note, sizeof r->note, "device buffers not allocated");
   } else if (st->family->provide != NULL && !image_pack(&res, r)) {
     r->skipped = true;
   } else {
     resident_measure(&res, hopblas_kernel, o, r);
+    const char *detail = hop_ocl_tune_detail(st); /* the family, and where its parameters came from */
     if (r->note[0] == '\0')
-      snprintf(r->note, sizeof r->note, "%s family kernel", st->family->name);
+      snprintf(r->note, sizeof r->note, "%s family kernel%s%.100s%s", st->family->name,
+               detail != NULL && strstr(detail, "params=") ? " (" : "",
+               detail != NULL && strstr(detail, "params=") ? strstr(detail, "params=") : "",
+               detail != NULL && strstr(detail, "params=") ? ")" : "");
   }
   resident_free(&res);
 }
