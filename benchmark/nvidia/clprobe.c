@@ -277,10 +277,20 @@ static void set_args(cl_kernel kern, const struct opts *o, const struct mat *a, 
     {sizeof(cl_int), &ld[2]},    {sizeof(cl_mem), &dcout},  {sizeof(cl_ulong), &coff},
     {sizeof(cl_int), &ld[2]},
   };
-  for (cl_uint i = 0; i < sizeof args / sizeof args[0]; i++) {
+  cl_uint i = 0;
+  for (; i < sizeof args / sizeof args[0]; i++) {
     cl_int err = clSetKernelArg(kern, i, args[i].size, args[i].value);
     if (err != CL_SUCCESS)
       die("clSetKernelArg", err);
+  }
+  /* -DNV_DYNLDS=BYTES in the build options: the kernel takes one more
+   * argument, a __local buffer of that many bytes (dynamic local memory,
+   * to see whether the driver grants more than CL_DEVICE_LOCAL_MEM_SIZE) */
+  const char *dyn = strstr(o->build, "-DNV_DYNLDS=");
+  if (dyn != NULL) {
+    cl_int err = clSetKernelArg(kern, i, (size_t)atol(dyn + 12), NULL);
+    if (err != CL_SUCCESS)
+      die("clSetKernelArg (dynamic local memory)", err);
   }
 }
 
