@@ -30,7 +30,8 @@
  * fills the GPU, measured on the H200 (132 SMs, per_cu work-groups on each):
  * 45.0, 34.5 and 28.8 TFLOPS for the FMA tiles at n = 8192 (doc/FAMILIES.md;
  * the 128x64 tile from 8192 x 64 x 8192 in one wave, the 64x128 tile taken
- * as its mirror), 304 for the tensor cores (hgemm), 38.0 for 3xTF32.
+ * as its mirror), 313 for the tensor cores (hgemm), 41.5 for 3xTF32
+ * (benchmark/nvidia/README.md).
  * nv_pick compares launches with them. */
 static const struct nv_unit {
   const char *name, *file, *defines;
@@ -49,9 +50,9 @@ static const struct nv_unit {
                {[HOP_OCL_SGEMM] = "sgemm_nv_fma"}, {64, 128, 16, 256, 1, 0, 0, 0, 0, 0}, 218, 1},
   mma = {"mma-128x128", "nv_hgemm_mma.cl", "", true,
          {[HOP_OCL_HGEMM] = "hgemm_nv_mma", [HOP_OCL_SHGEMM] = "shgemm_nv_mma"},
-         {128, 128, 16, 256, 1, 0, 0, 0, 0, 0}, 1152, 2},
+         {128, 128, 16, 256, 1, 0, 0, 0, 0, 0}, 1185, 2},
   tf32 = {"3xtf32-128x128", "nv_sgemm_3xtf32.cl", "", true,
-          {[HOP_OCL_SGEMM] = "sgemm_nv_3xtf32"}, {128, 128, 8, 128, 1, 0, 0, 0, 0, 0}, 144, 2};
+          {[HOP_OCL_SGEMM] = "sgemm_nv_3xtf32"}, {128, 128, 8, 128, 1, 0, 0, 0, 0, 0}, 157, 2};
 
 /* What st->prog.unit[] holds, in order.  When several serve a dtype, a
  * later one (smaller tiles) takes launches whose work-groups fit one wave,
