@@ -82,9 +82,11 @@ static int usage(FILE *out, int rc)
           "usage: hopblas bench [--sizes N,MxNxK,...] [--engines E,...] [--dtype s,h,sh]\n"
           "                     [--trans NN,NT,TN,TT] [--mode host|resident|both]\n"
           "                     [--alpha A] [--beta B] [--min-time S] [--reps N]\n"
+          "                     [--stat median|best]\n"
           "                     [--csv FILE] [--plot FILE.png]\n"
           "Defaults: --sizes 256,512,1024,2048 --engines hopblas,opencl,openblas,clblast\n"
           "          --dtype s --trans NN --mode both --alpha 1 --beta 0 --min-time 0.3 --reps 20\n"
+          "          --stat median (best: the fastest call, steadier for calls of microseconds)\n"
           "host: from host memory through the engine's entry point (transfers included);\n"
           "resident: operands already on the device (kernel rate).  Engines:\n");
   for (const struct bench_engine *e = bench_engines; e->name != NULL; e++)
@@ -174,6 +176,8 @@ static bool parse(int argc, char **argv, struct plan *p)
     else if (strcmp(a, "--beta") == 0) p->beta = strtof(v, NULL);
     else if (strcmp(a, "--min-time") == 0) p->opts.min_time = strtod(v, NULL);
     else if (strcmp(a, "--reps") == 0) p->opts.max_reps = atoi(v);
+    else if (strcmp(a, "--stat") == 0 && (strcmp(v, "best") == 0 || strcmp(v, "median") == 0))
+      p->opts.best = strcmp(v, "best") == 0;
     else return false;
   }
   p->modes[BENCH_HOST] = strcmp(mode, "host") == 0 || strcmp(mode, "both") == 0;

@@ -43,6 +43,7 @@ struct bench_result {
 struct bench_opts {
   double min_time; /* seconds of timed calls per case */
   int max_reps;
+  bool best;       /* --stat best: the fastest timed call, not the median */
 };
 
 /* bench_data.c: operands, the sampled reference check, the timing loop. */
