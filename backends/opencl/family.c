@@ -239,7 +239,7 @@ void hop_ocl_family_call_end(struct hop_ocl_state *st, const struct hop_gemm *g)
     return;
   }
   if (st->family == &hop_ocl_family_nvidia) {
-    char used[64] = "";
+    char used[96] = "";
     for (int u = 0; u < st->prog.units; u++)
       if (fm->nv.used >> u & 1u)
         snprintf(used + strlen(used), sizeof used - strlen(used), "%s%s", used[0] ? "+" : "",

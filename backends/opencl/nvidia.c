@@ -40,30 +40,45 @@ static const struct nv_unit {
   struct hop_ocl_params params; /* MWG NWG KWG MDIMC NDIMC, the rest unused */
   double group_gflops;
   int per_cu;
-} fma_wide = {"fma-128x256", "nv_sgemm_fma.cl", "", false,
-              {[HOP_OCL_SGEMM] = "sgemm_nv_fma"}, {128, 256, 8, 256, 1, 0, 0, 0, 0, 0}, 341, 1},
+  int pair; /* built for one transpose pair, 2 ta + tb; -1: all four */
+} fma_wide[4] = {
+  /* The 128x256 tile built for one transpose pair keeps only that pair's
+   * addresses live: 46.4 TFLOPS at n = 8192 against 45.4 for one build of
+   * all four (2026-11-22, variants-fma4.txt). */
+  {"fma-128x256-nn", "nv_sgemm_fma.cl", "-DNV_TA=0 -DNV_TB=0", false,
+   {[HOP_OCL_SGEMM] = "sgemm_nv_fma"}, {128, 256, 8, 256, 1, 0, 0, 0, 0, 0}, 351, 1, 0},
+  {"fma-128x256-nt", "nv_sgemm_fma.cl", "-DNV_TA=0 -DNV_TB=1", false,
+   {[HOP_OCL_SGEMM] = "sgemm_nv_fma"}, {128, 256, 8, 256, 1, 0, 0, 0, 0, 0}, 351, 1, 1},
+  {"fma-128x256-tn", "nv_sgemm_fma.cl", "-DNV_TA=1 -DNV_TB=0", false,
+   {[HOP_OCL_SGEMM] = "sgemm_nv_fma"}, {128, 256, 8, 256, 1, 0, 0, 0, 0, 0}, 351, 1, 2},
+  {"fma-128x256-tt", "nv_sgemm_fma.cl", "-DNV_TA=1 -DNV_TB=1", false,
+   {[HOP_OCL_SGEMM] = "sgemm_nv_fma"}, {128, 256, 8, 256, 1, 0, 0, 0, 0, 0}, 351, 1, 3},
+},
   fma_square = {"fma-128x128", "nv_sgemm_fma.cl", "-DNWG=128 -DKWG=16", false,
-                {[HOP_OCL_SGEMM] = "sgemm_nv_fma"}, {128, 128, 16, 256, 1, 0, 0, 0, 0, 0}, 261, 1},
+                {[HOP_OCL_SGEMM] = "sgemm_nv_fma"}, {128, 128, 16, 256, 1, 0, 0, 0, 0, 0}, 261, 1,
+                -1},
   fma_narrow = {"fma-128x64", "nv_sgemm_fma.cl", "-DNWG=64 -DKWG=16", false,
-                {[HOP_OCL_SGEMM] = "sgemm_nv_fma"}, {128, 64, 16, 256, 1, 0, 0, 0, 0, 0}, 218, 1},
+                {[HOP_OCL_SGEMM] = "sgemm_nv_fma"}, {128, 64, 16, 256, 1, 0, 0, 0, 0, 0}, 218, 1,
+                -1},
   fma_short = {"fma-64x128", "nv_sgemm_fma.cl", "-DMWG=64 -DNWG=128 -DKWG=16", false,
-               {[HOP_OCL_SGEMM] = "sgemm_nv_fma"}, {64, 128, 16, 256, 1, 0, 0, 0, 0, 0}, 218, 1},
+               {[HOP_OCL_SGEMM] = "sgemm_nv_fma"}, {64, 128, 16, 256, 1, 0, 0, 0, 0, 0}, 218, 1,
+               -1},
   mma = {"mma-128x128", "nv_hgemm_mma.cl", "", true,
          {[HOP_OCL_HGEMM] = "hgemm_nv_mma", [HOP_OCL_SHGEMM] = "shgemm_nv_mma"},
-         {128, 128, 16, 256, 1, 0, 0, 0, 0, 0}, 1185, 2},
+         {128, 128, 16, 256, 1, 0, 0, 0, 0, 0}, 1185, 2, -1},
   tf32 = {"3xtf32-128x128", "nv_sgemm_3xtf32.cl", "", true,
-          {[HOP_OCL_SGEMM] = "sgemm_nv_3xtf32"}, {128, 128, 8, 128, 1, 0, 0, 0, 0, 0}, 157, 2};
+          {[HOP_OCL_SGEMM] = "sgemm_nv_3xtf32"}, {128, 128, 8, 128, 1, 0, 0, 0, 0, 0}, 157, 2, -1};
 
-/* What st->prog.unit[] holds, in order.  When several serve a dtype, a
- * later one (smaller tiles) takes launches whose work-groups fit one wave,
- * or that would waste most of the earlier one's tiles (nv_pick). */
+/* What st->prog.unit[] holds, in order.  nv_pick chooses among those that
+ * serve a launch's dtype and transpose pair. */
 static int unit_list(const struct hop_ocl_state *st, const struct nv_unit **out)
 {
   int n = 0;
   if (st->fam->nv.tf32) {
     out[n++] = &tf32;
   } else {
-    out[n++] = &fma_wide;
+    for (int pair = 0; pair < 4; pair++)
+      out[n++] = &fma_wide[pair];
     out[n++] = &fma_square;
     out[n++] = &fma_narrow;
     out[n++] = &fma_short;
@@ -181,7 +196,8 @@ static struct nv_choice nv_pick(const struct hop_ocl_state *st, const struct hop
   struct nv_choice best = {-1, 1};
   double best_s = 0.0;
   for (int u = 0; u < pr->units; u++) {
-    if (pr->unit[u].kernel[l->kernel] == NULL)
+    if (pr->unit[u].kernel[l->kernel] == NULL ||
+        (list[u]->pair >= 0 && list[u]->pair != 2 * l->ta + l->tb))
       continue;
     long last = pr->unit[u].kernel[ks] != NULL ? most : 1;
     for (long s = asked > 0 ? last : 1; s <= last; s++) {
@@ -324,7 +340,9 @@ static void nv_describe(const struct hop_ocl_state *st, FILE *out)
                  entries[0] ? ", " : "", v->kernel[k]);
     fprintf(out, "  kernels %s: %s (%s%s%s), %dx%d tiles of C, %d work-items%s\n", v->name, entries,
             v->file, v->defines[0] ? " " : "", v->defines, v->params.mwg, v->params.nwg,
-            v->params.mdimc, u == 0 || v == &mma ? "" : " (where predicted faster)");
+            v->params.mdimc,
+            v->pair >= 0 ? " (its transpose pair only)"
+            : u == 0 || v == &mma ? "" : " (where predicted faster)");
   }
   fprintf(out, "  split-k: %s\n",
           st->fam->nv.split < 0   ? "off (HOPBLAS_OPENCL_NV_SPLITK=off)"

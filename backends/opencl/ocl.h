@@ -45,7 +45,7 @@ enum hop_ocl_kernel { HOP_OCL_SGEMM, HOP_OCL_HGEMM, HOP_OCL_SHGEMM, HOP_OCL_KERN
 
 /* One program of a family that owns several (family.h, units), and its
  * kernels: they launch like the generic family's, with these parameters. */
-enum { HOP_OCL_UNITS = 5 };
+enum { HOP_OCL_UNITS = 8 };
 struct hop_ocl_unit {
   cl_program program;
   cl_kernel kernel[HOP_OCL_KERNELS]; /* NULL: not in this program */

@@ -211,7 +211,7 @@ static enum hop_status build_units(struct hop_ocl_state *st, char *why, size_t l
     return HOP_ERR_BUILD;
   }
   double t0 = now();
-  char names[96] = "";
+  char names[160] = "";
   for (int u = 0; u < n; u++) {
     struct hop_ocl_unit *un = &pr->unit[u];
     char label[64], key[2048], sub[200] = "";
