@@ -37,7 +37,7 @@ const struct hop_config_key hop_config_keys[] = {
   {"HOPBLAS_OPENCL_TILE", "adreno/mali outputs per work-item: 4x8 | 4x4 | 8x4 | 8x8"},
   {"HOPBLAS_OPENCL_LWS", "adreno/mali work-group XxY, powers of 2 (32x16 adreno, 16x8 mali)"},
   {"HOPBLAS_OPENCL_MALI_IMAGE", "a | b | both: the mali family's operand(s) read as images"},
-  {"HOPBLAS_OPENCL_FP16", "off | products | accumulate: half arithmetic where cl_khr_fp16"},
+  {"HOPBLAS_OPENCL_FP16", "off | products | accumulate: half arithmetic (image families with cl_khr_fp16; nvidia: accumulate = fma.rn.f16x2)"},
   {"HOPBLAS_OPENCL_FP16_EMULATE", "test knob: 1 emulates half arithmetic without cl_khr_fp16"},
   {"HOPBLAS_OPENCL_IMAGE_MAX", "test knob: largest image side in texels (0 = the device's)"},
   {"HOPBLAS_OPENCL_NV_SGEMM", "fma | 3xtf32: the nvidia family's sgemm kernel"},

@@ -129,3 +129,21 @@ static inline void nv_cp16(__local void *t, const __global void *p, int bytes)
 
 static inline void nv_cp_commit(void) {}
 static inline void nv_cp_wait(void) {}
+
+/* fma.rn.f16x2: d = a * b + c on the two halves of each word (low half
+ * first), in float and rounded to half (the product of two halves is
+ * exact in float; the sum is rounded twice, which the tests' tolerance for
+ * half accumulation absorbs). */
+static inline uint nv_hfma2(uint a, uint b, uint c)
+{
+  ushort in[6] = {(ushort)a, (ushort)(a >> 16), (ushort)b, (ushort)(b >> 16), (ushort)c,
+                  (ushort)(c >> 16)};
+  ushort out[2];
+  for (int h = 0; h < 2; h++) {
+    const float r = fma(vload_half(h, (const half *)in), vload_half(2 + h, (const half *)in),
+                        vload_half(4 + h, (const half *)in));
+    vstore_half_rte(r, h, (half *)out);
+  }
+  return (uint)out[0] | (uint)out[1] << 16;
+}
+

@@ -10,7 +10,10 @@
  *   out[i * 16 + j]       = sum over l < 16 of A(i, l) B(l, j), i, j < 16
  *     (ldmatrix.x4 for A, ldmatrix.x4.trans for B, mma m16n8k16 f16 -> f32)
  *   out[256 + i * 8 + j]  = sum over l < 8 of A(i, l) B(l, j), i < 16, j < 8
- *     (cvt.rna.tf32.f32 and mma m16n8k8 tf32 -> f32) */
+ *     (cvt.rna.tf32.f32 and mma m16n8k8 tf32 -> f32)
+ *   out[384 + 2 l], out[385 + 2 l] = A(i, 0) B(0, j) + A(i, 2) and
+ *     A(i, 1) B(1, j) + B(2, j), i = l % 16, j = l % 8, for lane l
+ *     (fma.rn.f16x2, nv_hgemm_f16x2.cl) */
 
 static inline float nv_probe_a(int i, int l) { return (float)((i + 2 * l) % 5 - 2); }
 static inline float nv_probe_b(int l, int j) { return (float)((3 * l + j) % 7 - 3); }
@@ -63,4 +66,19 @@ __kernel __attribute__((reqd_work_group_size(32, 1, 1))) void nv_ptx_probe(__glo
         "f"(0.0f));
   out[256 + g * 8 + 2 * t] = d0, out[256 + g * 8 + 2 * t + 1] = d1;
   out[256 + (g + 8) * 8 + 2 * t] = d2, out[256 + (g + 8) * 8 + 2 * t + 1] = d3;
+
+  const int i = lane % 16, j = lane % 8;
+  ushort h[6];
+  const float in[6] = {nv_probe_a(i, 0), nv_probe_a(i, 1), nv_probe_b(0, j), nv_probe_b(1, j),
+                       nv_probe_a(i, 2), nv_probe_b(2, j)};
+  for (int e = 0; e < 6; e++)
+    vstore_half(in[e], e, (half *)h);
+  uint f;
+  asm volatile("fma.rn.f16x2 %0, %1, %2, %3;"
+               : "=r"(f)
+               : "r"((uint)h[0] | (uint)h[1] << 16), "r"((uint)h[2] | (uint)h[3] << 16),
+                 "r"((uint)h[4] | (uint)h[5] << 16));
+  const ushort fl = (ushort)f, fh = (ushort)(f >> 16);
+  out[384 + 2 * lane] = vload_half(0, (const half *)&fl);
+  out[385 + 2 * lane] = vload_half(0, (const half *)&fh);
 }

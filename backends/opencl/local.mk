@@ -1,7 +1,8 @@
 # The OpenCL engine: backends/opencl/*.c, kernels/*.cl embedded at build time.
 HOP_CL_KERNELS = kernels/gemm_generic.cl kernels/gemm_image.cl kernels/gemm_adreno.cl \
 	kernels/gemm_mali.cl kernels/nv_sgemm_fma.cl kernels/nv_hgemm_mma.cl \
-	kernels/nv_sgemm_3xtf32.cl kernels/nv_probe.cl kernels/nv_mma_emu.cl kernels/nv_split.cl
+	kernels/nv_sgemm_3xtf32.cl kernels/nv_probe.cl kernels/nv_mma_emu.cl kernels/nv_split.cl \
+	kernels/nv_hgemm_f16x2.cl
 EXTRA_DIST += $(HOP_CL_KERNELS) tools/embed-cl.sh
 CLEANFILES += kernels/kernels_embedded.c kernels/embed.stamp
 
@@ -27,7 +28,8 @@ kernels/embed.stamp: $(srcdir)/kernels/gemm_generic.cl $(srcdir)/kernels/gemm_im
 	$(srcdir)/kernels/gemm_adreno.cl $(srcdir)/kernels/gemm_mali.cl \
 	$(srcdir)/kernels/nv_sgemm_fma.cl $(srcdir)/kernels/nv_hgemm_mma.cl \
 	$(srcdir)/kernels/nv_sgemm_3xtf32.cl $(srcdir)/kernels/nv_probe.cl \
-	$(srcdir)/kernels/nv_mma_emu.cl $(srcdir)/kernels/nv_split.cl $(srcdir)/tools/embed-cl.sh
+	$(srcdir)/kernels/nv_mma_emu.cl $(srcdir)/kernels/nv_split.cl \
+	$(srcdir)/kernels/nv_hgemm_f16x2.cl $(srcdir)/tools/embed-cl.sh
 	$(AM_V_GEN)$(MKDIR_P) kernels && \
 	$(SHELL) $(srcdir)/tools/embed-cl.sh $(srcdir) $(HOP_CL_KERNELS) >kernels/kernels_embedded.c.tmp && \
 	if cmp -s kernels/kernels_embedded.c.tmp kernels/kernels_embedded.c; then \

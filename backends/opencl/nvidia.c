@@ -67,7 +67,12 @@ static const struct nv_unit {
          {[HOP_OCL_HGEMM] = "hgemm_nv_mma", [HOP_OCL_SHGEMM] = "shgemm_nv_mma"},
          {128, 128, 16, 256, 1, 0, 0, 0, 0, 0}, 1185, 2, -1},
   tf32 = {"3xtf32-128x128", "nv_sgemm_3xtf32.cl", "", true,
-          {[HOP_OCL_SGEMM] = "sgemm_nv_3xtf32"}, {128, 128, 8, 128, 1, 0, 0, 0, 0, 0}, 157, 2, -1};
+          {[HOP_OCL_SGEMM] = "sgemm_nv_3xtf32"}, {128, 128, 8, 128, 1, 0, 0, 0, 0, 0}, 157, 2, -1},
+  /* HOPBLAS_OPENCL_FP16=accumulate: half arithmetic, fma.rn.f16x2, in place
+   * of the tensor cores for hgemm and shgemm (rate: doc/PERFORMANCE.md). */
+  f16x2 = {"f16x2-128x128", "nv_hgemm_f16x2.cl", "", true,
+           {[HOP_OCL_HGEMM] = "hgemm_nv_f16x2", [HOP_OCL_SHGEMM] = "shgemm_nv_f16x2"},
+           {128, 128, 16, 256, 1, 0, 0, 0, 0, 0}, 400, 1, -1};
 
 /* What st->prog.unit[] holds, in order.  nv_pick chooses among those that
  * serve a launch's dtype and transpose pair. */
@@ -83,7 +88,7 @@ static int unit_list(const struct hop_ocl_state *st, const struct nv_unit **out)
     out[n++] = &fma_narrow;
     out[n++] = &fma_short;
   }
-  out[n++] = &mma;
+  out[n++] = st->fam->nv.f16x2 ? &f16x2 : &mma;
   return n;
 }
 
@@ -348,6 +353,10 @@ static void nv_describe(const struct hop_ocl_state *st, FILE *out)
           st->fam->nv.split < 0   ? "off (HOPBLAS_OPENCL_NV_SPLITK=off)"
           : st->fam->nv.split > 0 ? "every launch in as many slices as asked (HOPBLAS_OPENCL_NV_SPLITK)"
                                   : "when predicted faster (few tiles of C, long k)");
+  fprintf(out, "  hgemm, shgemm: %s\n",
+          st->fam->nv.f16x2 ? "half arithmetic, fma.rn.f16x2 (HOPBLAS_OPENCL_FP16=accumulate)"
+                            : "tensor cores, float sums (HOPBLAS_OPENCL_FP16=accumulate for "
+                              "fma.rn.f16x2)");
   fprintf(out, "  sgemm: %s\n",
           st->fam->nv.tf32 ? "3xTF32 on the tensor cores (HOPBLAS_OPENCL_NV_SGEMM=3xtf32)"
                            : "FP32 FMA (HOPBLAS_OPENCL_NV_SGEMM=3xtf32 for the tensor cores)");
@@ -355,7 +364,8 @@ static void nv_describe(const struct hop_ocl_state *st, FILE *out)
 
 /* Every file, so that the tuning scope's source hash follows them all. */
 static const char *const nv_sources[] = {"nv_sgemm_fma.cl", "nv_hgemm_mma.cl", "nv_sgemm_3xtf32.cl",
-                                         "nv_mma_emu.cl", "nv_split.cl", NULL};
+                                         "nv_hgemm_f16x2.cl", "nv_mma_emu.cl", "nv_split.cl",
+                                         NULL};
 
 const struct hop_ocl_family hop_ocl_family_nvidia = {
   .name = "nvidia",
@@ -373,18 +383,27 @@ bool hop_ocl_nvidia_device(const struct hop_ocl_device *d)
   return strcasestr(d->vendor, "nvidia") != NULL || strcasestr(d->name, "nvidia") != NULL;
 }
 
-enum { PROBE_ITEMS = 32, PROBE_OUT = 384 };
+enum { PROBE_ITEMS = 32, PROBE_OUT = 448 };
+
+static int probe_a(int i, int l) { return (i + 2 * l) % 5 - 2; }
+static int probe_b(int l, int j) { return (3 * l + j) % 7 - 3; }
 
 /* kernels/nv_probe.cl's products, from the formula in its header: A(i, l) =
  * (i + 2 l) % 5 - 2, B(l, j) = (3 l + j) % 7 - 3; out[16 i + j] sums 16
- * terms (i, j < 16), out[256 + 8 i + j] the first 8 (j < 8). */
+ * terms (i, j < 16), out[256 + 8 i + j] the first 8 (j < 8); out[384 +
+ * 2 lane + {0, 1}] the two halves of one fma.rn.f16x2. */
 static void probe_expected(float *want)
 {
+  for (int lane = 0; lane < PROBE_ITEMS; lane++) {
+    int i = lane % 16, j = lane % 8;
+    want[384 + 2 * lane] = (float)(probe_a(i, 0) * probe_b(0, j) + probe_a(i, 2));
+    want[385 + 2 * lane] = (float)(probe_a(i, 1) * probe_b(1, j) + probe_b(2, j));
+  }
   for (int i = 0; i < 16; i++)
     for (int j = 0; j < 16; j++) {
       int s16 = 0, s8 = 0;
       for (int l = 0; l < 16; l++) {
-        int p = ((i + 2 * l) % 5 - 2) * ((3 * l + j) % 7 - 3);
+        int p = probe_a(i, l) * probe_b(l, j);
         s16 += p;
         s8 += l < 8 ? p : 0;
       }
@@ -394,7 +413,7 @@ static void probe_expected(float *want)
     }
 }
 
-/* Build and run nv_ptx_probe: one work-group of 32 items, one float[384]. */
+/* Build and run nv_ptx_probe: one work-group of 32 items, one float[448]. */
 static bool probe(struct hop_ocl_state *st, char *why, size_t len)
 {
   const char *const files[] = {"nv_probe.cl", NULL};
@@ -453,6 +472,15 @@ bool hop_ocl_nvidia_setup(struct hop_ocl_state *st, char *why, size_t len)
   if (sgemm != NULL && *sgemm != '\0' && !nv->tf32 && strcmp(sgemm, "fma") != 0)
     hop_log(1, "HOPBLAS_OPENCL_NV_SGEMM=%.40s is not fma|3xtf32; using fma", sgemm);
   nv->emulate = hop_config_int("HOPBLAS_OPENCL_NV_EMULATE", 0, 1, 0) == 1;
+  /* Half arithmetic is opt-in, as in the image families; `products` has no
+   * kernel here (the tensor cores already take half products). */
+  const char *fp16 = hop_config_get("HOPBLAS_OPENCL_FP16");
+  nv->f16x2 = fp16 != NULL && strcmp(fp16, "accumulate") == 0;
+  if (fp16 != NULL && strcmp(fp16, "products") == 0)
+    hop_log(1, "HOPBLAS_OPENCL_FP16=products: the nvidia family has no such kernel; hgemm on "
+               "the tensor cores (float sums)");
+  else if (fp16 != NULL && *fp16 != '\0' && !nv->f16x2 && strcmp(fp16, "off") != 0)
+    hop_log(1, "HOPBLAS_OPENCL_FP16=%.40s is not off|products|accumulate; using off", fp16);
   const char *split = hop_config_get("HOPBLAS_OPENCL_NV_SPLITK");
   char *end = NULL;
   long slices = split != NULL ? strtol(split, &end, 10) : 0;

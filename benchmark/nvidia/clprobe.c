@@ -365,10 +365,16 @@ static int cmp_double(const void *x, const void *y)
 }
 
 /* kernels/nv_probe.cl: one work-group of 32 writes two small exact
- * products (see the kernel's header); 0 when both are right. */
+ * products and one fma.rn.f16x2 per lane (see the kernel's header); 0
+ * when all are right. */
 static int run_probe(cl_context ctx, cl_command_queue q, cl_kernel kern)
 {
-  float out[384], want[384];
+  float out[448], want[448];
+  for (int lane = 0; lane < 32; lane++) { /* fma.rn.f16x2: A(i,0) B(0,j) + A(i,2), A(i,1) B(1,j) + B(2,j) */
+    int i = lane % 16, j = lane % 8;
+    want[384 + 2 * lane] = (float)(((i + 0) % 5 - 2) * ((0 + j) % 7 - 3) + (i + 4) % 5 - 2);
+    want[385 + 2 * lane] = (float)(((i + 2) % 5 - 2) * ((3 + j) % 7 - 3) + (6 + j) % 7 - 3);
+  }
   for (int i = 0; i < 16; i++)
     for (int j = 0; j < 16; j++) {
       double s16 = 0.0, s8 = 0.0;
@@ -393,10 +399,10 @@ static int run_probe(cl_context ctx, cl_command_queue q, cl_kernel kern)
   if (err != CL_SUCCESS)
     die("running the probe", err);
   int bad = 0;
-  for (int i = 0; i < 384; i++)
+  for (int i = 0; i < 448; i++)
     if (out[i] != want[i] && bad++ < 3)
       fprintf(stderr, "clprobe: probe out[%d] = %g, expected %g\n", i, out[i], want[i]);
-  printf("nv_ptx_probe: %s (%d of 384 wrong)\n", bad ? "WRONG" : "ok", bad);
+  printf("nv_ptx_probe: %s (%d of 448 wrong)\n", bad ? "WRONG" : "ok", bad);
   return bad ? 1 : 0;
 }
 

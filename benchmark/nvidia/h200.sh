@@ -204,6 +204,24 @@ for v in fma 3xtf32; do
     uniq -c | tr '\n' ' ')"
 done
 
+# Half arithmetic (HOPBLAS_OPENCL_FP16=accumulate, fma.rn.f16x2): the contract's semantics at a
+# tolerance of (k + 2) half units; its fp16-edge group (products below half's normal range) fails.
+f16x2_contract() {
+  t=$OUT/contract-f16x2.csv
+  HOPBLAS_BACKEND=opencl HOPBLAS_OPENCL_VARIANT=nvidia HOPBLAS_OPENCL_FP16=accumulate HOPBLAS_TRACE=$t \
+    timeout 90 "$bin/contract" --quick --max-dim $dim --large $large --dtypes h,sh --tol 16384 \
+    --label "[f16x2] " >"$OUT/contract-f16x2.tap" 2>"$OUT/contract-f16x2.err"
+  say "contract f16x2: exit $?, $(grep -c '^ok' "$OUT/contract-f16x2.tap") ok, not ok: $(grep \
+    '^not ok' "$OUT/contract-f16x2.tap" | sed 's/^not ok [0-9]* - //; s/ (.*//' | tr '\n' ';');" \
+    "$(grep -o 'kernels=[a-z0-9x-]*' "$t" | sort | uniq -c | tr '\n' ' ')"
+}
+f16x2_bench() {
+  HOPBLAS_OPENCL_VARIANT=nvidia HOPBLAS_OPENCL_FP16=accumulate B --sizes $big --engines opencl \
+    --mode resident --dtype h,sh --csv "$OUT/bench-resident-f16x2.csv" \
+    >"$OUT/bench-resident-f16x2.txt" 2>&1
+}
+f16x2_contract
+
 # 2. Speed, all in this call.  Resident: operands on the device (kernel rate).
 B() { timeout 150 "$bin/hopblas" bench --min-time 0.2 --reps 10 "$@"; }
 for fam in generic nvidia; do
@@ -211,6 +229,7 @@ for fam in generic nvidia; do
     --csv "$OUT/bench-resident-$fam.csv" >"$OUT/bench-resident-$fam.txt" 2>&1
   say "bench resident $fam: $(grep -c . "$OUT/bench-resident-$fam.csv") rows"
 done
+f16x2_bench
 HOPBLAS_OPENCL_VARIANT=nvidia HOPBLAS_OPENCL_NV_SGEMM=3xtf32 B --sizes $mid,8192 --engines opencl \
   --mode resident --dtype s --csv "$OUT/bench-resident-3xtf32.csv" >"$OUT/bench-resident-3xtf32.txt" 2>&1
 for fam in adreno mali; do # the mobile families, side by side with the others
