@@ -132,6 +132,13 @@ static bool hopblas_kernel(void *arg)
   return err == CL_SUCCESS;
 }
 
+/* The case as the engine sees a call (no operands). */
+static struct hop_gemm case_gemm(const struct bench_case *c)
+{
+  return (struct hop_gemm){.dtype = (enum hop_dtype)c->dtype, .ta = c->ta, .tb = c->tb,
+                           .m = c->m, .n = c->n, .k = c->k, .alpha = c->alpha, .beta = c->beta};
+}
+
 /* An image family's A and B, packed once by the family itself (one block
  * each: the whole operand); false with a note when they cannot be.  The
  * engine cuts operands larger than one image into blocks; a resident
@@ -139,11 +146,8 @@ static bool hopblas_kernel(void *arg)
 static bool image_pack(struct resident *res, struct bench_result *r)
 {
   const struct bench_case *c = &res->d->cs;
-  struct hop_gemm g = {
-    .dtype = (enum hop_dtype)c->dtype, .ta = c->ta, .tb = c->tb, .m = c->m, .n = c->n,
-    .k = c->k, .alpha = c->alpha, .beta = c->beta, .a = res->d->a, .lda = res->lda,
-    .b = res->d->b, .ldb = res->ldb,
-  };
+  struct hop_gemm g = case_gemm(c);
+  g.a = res->d->a, g.lda = res->lda, g.b = res->d->b, g.ldb = res->ldb;
   struct hop_ocl_plan lim = {0};
   st->family->limits(st, &g, &lim);
   if ((lim.max_tm > 0 && c->m > lim.max_tm) || (lim.max_tn > 0 && c->n > lim.max_tn) ||
@@ -183,9 +187,7 @@ static bool image_pack(struct resident *res, struct bench_result *r)
  * chain: user cache, built-in table, default), built before the timing. */
 static bool select_params(const struct bench_data *d, struct bench_result *r)
 {
-  const struct bench_case *c = &d->cs;
-  struct hop_gemm g = {.dtype = (enum hop_dtype)c->dtype, .ta = c->ta, .tb = c->tb, .m = c->m,
-                       .n = c->n, .k = c->k, .alpha = c->alpha, .beta = c->beta};
+  struct hop_gemm g = case_gemm(&d->cs);
   pthread_mutex_lock(&st->lock);
   enum hop_status rc = hop_ocl_tune_select(st, &g);
   pthread_mutex_unlock(&st->lock);

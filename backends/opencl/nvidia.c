@@ -144,6 +144,12 @@ struct nv_choice {
   int slices; /* of k; 1: no split */
 };
 
+/* Bytes of one slice of an m x n launch in the workspace: columns padded to
+ * whole float4s, so that the kernels' vector stores stay aligned. */
+static int slice_ld(int m) { return (m + 3) / 4 * 4; }
+
+static size_t slice_bytes(int m, int n) { return (size_t)slice_ld(m) * (size_t)n * sizeof(float); }
+
 static long tiles_of(const struct hop_ocl_params *p, const struct hop_ocl_launch *l)
 {
   return (long)ceil_div(l->m, p->mwg) * ceil_div(l->n, p->nwg);
@@ -192,7 +198,7 @@ static struct nv_choice nv_pick(const struct hop_ocl_state *st, const struct hop
   const long units = hop_ocl_device(st)->units > 0 ? (long)hop_ocl_device(st)->units : 1;
   const int asked = st->fam->nv.split;
   enum hop_ocl_kernel ks = l->kernel == HOP_OCL_HGEMM ? HOP_OCL_SHGEMM : l->kernel;
-  size_t per_slice = (size_t)(l->m + 3) / 4 * 4 * (size_t)l->n * sizeof(float);
+  size_t per_slice = slice_bytes(l->m, l->n);
   size_t room = st->cap < split_max_bytes ? st->cap : split_max_bytes;
   long most = asked > 0 ? asked : asked < 0 ? 1 : l->k / SPLIT_MIN_K;
   most = most < SPLIT_MAX ? most : SPLIT_MAX;
@@ -255,7 +261,7 @@ static cl_int split_enqueue(struct hop_ocl_state *st, const struct hop_ocl_unit 
   part.beta = 0.0f; /* the slices never read C: the sum applies beta */
   part.cin = part.cout = nv->work;
   part.cin_off = part.cout_off = 0;
-  part.ldcin = part.ldcout = (s->m + 3) / 4 * 4; /* float4 stores stay aligned */
+  part.ldcin = part.ldcout = slice_ld(s->m);
   cl_int err = hop_ocl_generic_enqueue_with(st, un->kernel[part.kernel], &un->params, &part,
                                             (cl_uint)slices, nwait, wait, NULL);
   if (err != CL_SUCCESS)
@@ -314,8 +320,7 @@ static cl_int nv_enqueue(struct hop_ocl_state *st, const struct hop_ocl_launch *
   struct hop_ocl_launch s = hop_ocl_family_slab(l, col0, cols);
   nv->used |= 1u << c.unit;
   if (c.slices > 1 &&
-      work_ensure(st, (size_t)c.slices * (size_t)((s.m + 3) / 4 * 4) * (size_t)s.n *
-                        sizeof(float))) {
+      work_ensure(st, (size_t)c.slices * slice_bytes(s.m, s.n))) {
     nv->split_used = c.slices > nv->split_used ? c.slices : nv->split_used;
     return split_enqueue(st, un, &s, c.slices, nwait, wait, done);
   }

@@ -364,22 +364,26 @@ static int cmp_double(const void *x, const void *y)
   return (a > b) - (a < b);
 }
 
+/* kernels/nv_probe.cl's operands: small integers, so every sum is exact. */
+static int probe_a(int i, int l) { return (i + 2 * l) % 5 - 2; }
+static int probe_b(int l, int j) { return (3 * l + j) % 7 - 3; }
+
 /* kernels/nv_probe.cl: one work-group of 32 writes two small exact
  * products and one fma.rn.f16x2 per lane (see the kernel's header); 0
  * when all are right. */
 static int run_probe(cl_context ctx, cl_command_queue q, cl_kernel kern)
 {
   float out[448], want[448];
-  for (int lane = 0; lane < 32; lane++) { /* fma.rn.f16x2: A(i,0) B(0,j) + A(i,2), A(i,1) B(1,j) + B(2,j) */
+  for (int lane = 0; lane < 32; lane++) { /* one fma.rn.f16x2 per lane */
     int i = lane % 16, j = lane % 8;
-    want[384 + 2 * lane] = (float)(((i + 0) % 5 - 2) * ((0 + j) % 7 - 3) + (i + 4) % 5 - 2);
-    want[385 + 2 * lane] = (float)(((i + 2) % 5 - 2) * ((3 + j) % 7 - 3) + (6 + j) % 7 - 3);
+    want[384 + 2 * lane] = (float)(probe_a(i, 0) * probe_b(0, j) + probe_a(i, 2));
+    want[385 + 2 * lane] = (float)(probe_a(i, 1) * probe_b(1, j) + probe_b(2, j));
   }
   for (int i = 0; i < 16; i++)
     for (int j = 0; j < 16; j++) {
       double s16 = 0.0, s8 = 0.0;
       for (int l = 0; l < 16; l++) {
-        double p = (double)((i + 2 * l) % 5 - 2) * ((3 * l + j) % 7 - 3);
+        double p = (double)probe_a(i, l) * probe_b(l, j);
         s16 += p;
         s8 += l < 8 ? p : 0.0;
       }

@@ -171,56 +171,40 @@ fi
 
 # 1. Correctness on the device: the contract sweep for every family and dtype,
 #    the trace proving each call ran on opencl in the family asked for.
-for fam in generic adreno mali nvidia; do
-  t=$OUT/contract-$fam.csv
-  HOPBLAS_BACKEND=opencl HOPBLAS_OPENCL_VARIANT=$fam HOPBLAS_TRACE=$t \
-    timeout 90 "$bin/contract" --quick --max-dim $dim --large $large --label "[$fam] " \
-    >"$OUT/contract-$fam.tap" 2>"$OUT/contract-$fam.err"
+# contract NAME ERE [contract options] -- VAR=VALUE...: one sweep with those settings; the
+# summary line counts the trace's notes matching ERE (family, kernels or slices).
+contract() {
+  name=$1 what=$2 args=""
+  shift 2
+  while [ "$1" != "--" ]; do args="$args $1"; shift; done
+  shift
+  t=$OUT/contract-$name.csv
+  # shellcheck disable=SC2086 # one word per option
+  env HOPBLAS_BACKEND=opencl HOPBLAS_TRACE="$t" "$@" timeout 90 "$bin/contract" --quick \
+    --max-dim $dim --large $large $args --label "[$name] " >"$OUT/contract-$name.tap" \
+    2>"$OUT/contract-$name.err"
   rc=$?
-  notok=$(grep -c '^not ok' "$OUT/contract-$fam.tap")
-  okn=$(grep -c '^ok' "$OUT/contract-$fam.tap")
+  notok=$(grep '^not ok' "$OUT/contract-$name.tap" | sed 's/^not ok [0-9]* - //; s/ (.*//' |
+    tr '\n' ';')
   other=$(awk -F, 'NR > 1 && $9 != "opencl" && $9 != "core"' "$t" | wc -l)
-  fams=$(grep -o 'family=[a-z]*' "$t" | sort | uniq -c | tr '\n' ' ')
-  say "contract $fam: exit $rc, $okn ok, $notok not ok, $other rows off opencl; $fams"
+  say "contract $name: exit $rc, $(grep -c '^ok' "$OUT/contract-$name.tap") ok, not ok: ${notok:-none}," \
+    "$other rows off opencl; $(grep -o "$what" "$t" | sort | uniq -c | tr '\n' ' ')"
+}
+for fam in generic adreno mali nvidia; do
+  contract $fam 'family=[a-z]*' -- HOPBLAS_OPENCL_VARIANT=$fam
 done
 # The opt-in error-compensated 3xTF32 sgemm, at the same tolerance.
-t=$OUT/contract-3xtf32.csv
-HOPBLAS_BACKEND=opencl HOPBLAS_OPENCL_VARIANT=nvidia HOPBLAS_OPENCL_NV_SGEMM=3xtf32 HOPBLAS_TRACE=$t \
-  timeout 90 "$bin/contract" --quick --max-dim $dim --large $large --dtypes s --label "[3xtf32] " \
-  >"$OUT/contract-3xtf32.tap" 2>"$OUT/contract-3xtf32.err"
-say "contract 3xtf32: exit $?, $(grep -c '^ok' "$OUT/contract-3xtf32.tap") ok, $(grep -c '^not ok' \
-  "$OUT/contract-3xtf32.tap") not ok; $(grep -o 'kernels=[a-z0-9x-]*' "$t" | sort | uniq -c | tr '\n' ' ')"
-
+contract 3xtf32 'kernels=[a-z0-9x-]*' --dtypes s -- HOPBLAS_OPENCL_VARIANT=nvidia \
+  HOPBLAS_OPENCL_NV_SGEMM=3xtf32
 # Split-k with the real PTX: every launch in 3 slices where its k allows.
-for v in fma 3xtf32; do
-  t=$OUT/contract-split-$v.csv dt=s,h,sh
-  [ $v = 3xtf32 ] && dt=s
-  HOPBLAS_BACKEND=opencl HOPBLAS_OPENCL_VARIANT=nvidia HOPBLAS_OPENCL_NV_SGEMM=$v \
-    HOPBLAS_OPENCL_NV_SPLITK=3 HOPBLAS_TRACE=$t timeout 90 "$bin/contract" --quick --max-dim $dim \
-    --large $large --dtypes $dt --label "[split $v] " >"$OUT/contract-split-$v.tap" \
-    2>"$OUT/contract-split-$v.err"
-  say "contract split $v: exit $?, $(grep -c '^ok' "$OUT/contract-split-$v.tap") ok, $(grep -c \
-    '^not ok' "$OUT/contract-split-$v.tap") not ok; $(grep -o 'split-k=[0-9]*' "$t" | sort |
-    uniq -c | tr '\n' ' ')"
-done
-
+contract split-fma 'split-k=[0-9]*' --dtypes s,h,sh -- HOPBLAS_OPENCL_VARIANT=nvidia \
+  HOPBLAS_OPENCL_NV_SPLITK=3
+contract split-3xtf32 'split-k=[0-9]*' --dtypes s -- HOPBLAS_OPENCL_VARIANT=nvidia \
+  HOPBLAS_OPENCL_NV_SGEMM=3xtf32 HOPBLAS_OPENCL_NV_SPLITK=3
 # Half arithmetic (HOPBLAS_OPENCL_FP16=accumulate, fma.rn.f16x2): the contract's semantics at a
 # tolerance of (k + 2) half units; its fp16-edge group (products below half's normal range) fails.
-f16x2_contract() {
-  t=$OUT/contract-f16x2.csv
-  HOPBLAS_BACKEND=opencl HOPBLAS_OPENCL_VARIANT=nvidia HOPBLAS_OPENCL_FP16=accumulate HOPBLAS_TRACE=$t \
-    timeout 90 "$bin/contract" --quick --max-dim $dim --large $large --dtypes h,sh --tol 16384 \
-    --label "[f16x2] " >"$OUT/contract-f16x2.tap" 2>"$OUT/contract-f16x2.err"
-  say "contract f16x2: exit $?, $(grep -c '^ok' "$OUT/contract-f16x2.tap") ok, not ok: $(grep \
-    '^not ok' "$OUT/contract-f16x2.tap" | sed 's/^not ok [0-9]* - //; s/ (.*//' | tr '\n' ';');" \
-    "$(grep -o 'kernels=[a-z0-9x-]*' "$t" | sort | uniq -c | tr '\n' ' ')"
-}
-f16x2_bench() {
-  HOPBLAS_OPENCL_VARIANT=nvidia HOPBLAS_OPENCL_FP16=accumulate B --sizes $big --engines opencl \
-    --mode resident --dtype h,sh --csv "$OUT/bench-resident-f16x2.csv" \
-    >"$OUT/bench-resident-f16x2.txt" 2>&1
-}
-f16x2_contract
+contract f16x2 'kernels=[a-z0-9x-]*' --dtypes h,sh --tol 16384 -- HOPBLAS_OPENCL_VARIANT=nvidia \
+  HOPBLAS_OPENCL_FP16=accumulate
 
 # 2. Speed, all in this call.  Resident: operands on the device (kernel rate).
 B() { timeout 150 "$bin/hopblas" bench --min-time 0.2 --reps 10 "$@"; }
@@ -229,7 +213,9 @@ for fam in generic nvidia; do
     --csv "$OUT/bench-resident-$fam.csv" >"$OUT/bench-resident-$fam.txt" 2>&1
   say "bench resident $fam: $(grep -c . "$OUT/bench-resident-$fam.csv") rows"
 done
-f16x2_bench
+HOPBLAS_OPENCL_VARIANT=nvidia HOPBLAS_OPENCL_FP16=accumulate B --sizes $big --engines opencl \
+  --mode resident --dtype h,sh --csv "$OUT/bench-resident-f16x2.csv" \
+  >"$OUT/bench-resident-f16x2.txt" 2>&1
 HOPBLAS_OPENCL_VARIANT=nvidia HOPBLAS_OPENCL_NV_SGEMM=3xtf32 B --sizes $mid,8192 --engines opencl \
   --mode resident --dtype s --csv "$OUT/bench-resident-3xtf32.csv" >"$OUT/bench-resident-3xtf32.txt" 2>&1
 for fam in adreno mali; do # the mobile families, side by side with the others
