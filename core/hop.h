@@ -208,6 +208,14 @@ static inline const struct hop_fast_path *hop_fast_path(void)
   return __atomic_load_n(&hop_fast_path_ready, __ATOMIC_ACQUIRE);
 }
 void hop_fast_path_prepare(void);
+/* May the fast path take these sizes?  Every element offset must fit in an
+ * int (OpenBLAS kernels may index with 32-bit ints; core/ cuts such calls
+ * into slices).  Cheap and conservative: ORs bound the maxima from above,
+ * and ld * (cols - 1) + rows <= (max ld + 1) * max dim. */
+static inline bool hop_fast_path_offsets_fit(int m, int n, int k, int lda, int ldb, int ldc)
+{
+  return ((int64_t)(lda | ldb | ldc) + 1) * (m | n | k) <= INT32_MAX;
+}
 /* OpenBLAS's own entry points, NULL when the CPU engine uses the reference. */
 void hop_cpu_direct(hop_cblas_sgemm_fn *cblas, hop_f77_sgemm_fn *f77);
 

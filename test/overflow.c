@@ -7,6 +7,7 @@
  *
  *   overflow [--no-big-mnk] */
 #include <float.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -143,6 +144,11 @@ int main(int argc, char **argv)
     {"lda = 2^30+1, A transposed", HT_S, HT_CBLAS, HT_COL, HT_T, HT_N, 3, 2, 2, L, 0, 0, 0},
     {"ldb = 2^30+1, n = 3", HT_S, HT_CBLAS, HT_COL, HT_N, HT_N, 2, 3, 2, 0, L, 0, 0},
     {"ldc = 2^30+1, n = 3", HT_S, HT_CBLAS, HT_COL, HT_N, HT_T, 2, 3, 2, 0, 0, L, 0},
+    {"ldc = 2^30+1, n = 3, NN", HT_S, HT_CBLAS, HT_COL, HT_N, HT_N, 2, 3, 2, 0, 0, L, 0},
+    {"ldc = 2^30+1, n = 3, TN", HT_S, HT_CBLAS, HT_COL, HT_T, HT_N, 2, 3, 2, 0, 0, L, 0},
+    {"ldc = 2^30+1, n = 3, TT", HT_S, HT_FORTRAN, HT_COL, HT_T, HT_T, 2, 3, 2, 0, 0, L, 0},
+    {"lda = ldb = ldc = INT_MAX, TT", HT_S, HT_CBLAS, HT_COL, HT_T, HT_T, 2, 3, 3, INT_MAX, INT_MAX, INT_MAX, 0},
+    {"row-major ldb = ldc = INT_MAX, NT", HT_S, HT_CBLAS, HT_ROW, HT_N, HT_T, 3, 2, 3, 0, INT_MAX, INT_MAX, 0},
     {"row-major lda = ldc = 2^30+1, m = 3", HT_S, HT_CBLAS, HT_ROW, HT_N, HT_N, 3, 2, 2, L, 0, L, 0},
     {"sgemm_ lda = ldb = ldc = 2^30+1", HT_S, HT_FORTRAN, HT_COL, HT_N, HT_N, 2, 3, 3, L, L, L, 0},
     {"hgemm lda = ldc = 2^30+1", HT_H, HT_CBLAS, HT_COL, HT_N, HT_N, 2, 3, 3, L, 0, L, 0},

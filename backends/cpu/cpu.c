@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <dlfcn.h>
+#include <limits.h>
 #include <link.h>
 #include <math.h>
 #include <stdlib.h>
@@ -110,9 +111,10 @@ static enum hop_status cpu_gemm(void *state, const struct hop_gemm *g)
   return HOP_OK;
 }
 
-void hop_cpu_sgemm(const struct hop_cpu_state *st, bool ta, bool tb, int m, int n, int k,
-                   float alpha, const float *a, int lda, const float *b, int ldb, float beta,
-                   float *c, int ldc)
+/* One call of the loaded BLAS (or the reference), as it is. */
+static void blas_sgemm(const struct hop_cpu_state *st, bool ta, bool tb, int m, int n, int k,
+                       float alpha, const float *a, int lda, const float *b, int ldb, float beta,
+                       float *c, int ldc)
 {
   if (st->sgemm != NULL) {
     char cta = ta ? 'T' : 'N', ctb = tb ? 'T' : 'N';
@@ -120,6 +122,42 @@ void hop_cpu_sgemm(const struct hop_cpu_state *st, bool ta, bool tb, int m, int 
   } else {
     hop_ref_sgemm(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
   }
+}
+
+/* How many columns of a matrix with this ld and rows keep every element
+ * offset, ld * (cols - 1) + rows - 1, within INT_MAX. */
+static int cols_fitting_int(int ld, int rows)
+{
+  size_t fit = ((size_t)INT_MAX - (size_t)rows) / (size_t)ld + 1;
+  return fit > INT_MAX ? INT_MAX : (int)fit;
+}
+
+static int min_int(int x, int y) { return x < y ? x : y; }
+
+void hop_cpu_sgemm(const struct hop_cpu_state *st, bool ta, bool tb, int m, int n, int k,
+                   float alpha, const float *a, int lda, const float *b, int ldb, float beta,
+                   float *c, int ldc)
+{
+  /* CPU BLAS kernels may index with 32-bit ints (OpenBLAS 0.3.21's
+   * COOPERLAKE small-matrix kernels do, and crash): cut the call into slices
+   * whose element offsets fit.  A slice of one column always fits. */
+  int sm = ta ? cols_fitting_int(lda, k) : m;                        /* A^T: k x m stored */
+  int sn = min_int(cols_fitting_int(ldc, m), tb ? n : cols_fitting_int(ldb, k));
+  int sk = min_int(ta ? k : cols_fitting_int(lda, m), tb ? cols_fitting_int(ldb, n) : k);
+  if (sm >= m && sn >= n && sk >= k) {
+    blas_sgemm(st, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    return;
+  }
+  for (int j = 0; j < n; j += sn)
+    for (int i = 0; i < m; i += sm) {
+      int p = 0;
+      do { /* later k slices accumulate into what the first one wrote */
+        const float *as = a + (ta ? hop_at(p, i, lda) : hop_at(i, p, lda));
+        const float *bs = b + (tb ? hop_at(j, p, ldb) : hop_at(p, j, ldb));
+        blas_sgemm(st, ta, tb, min_int(sm, m - i), min_int(sn, n - j), min_int(sk, k - p), alpha,
+                   as, lda, bs, ldb, p == 0 ? beta : 1.0f, c + hop_at(i, j, ldc), ldc);
+      } while ((p += sk) < k);
+    }
 }
 
 static void cpu_describe(void *state, FILE *out)
