@@ -3,13 +3,14 @@
  *
  *   gemm-once [--dtype s|h|sh] [--entry cblas|fortran] [--order row|col]
  *             [--m M] [--n N] [--k K] [--alpha A] [--beta B] [--calls N]
- *             [--fork] [--expect-cpu-blas openblas|builtin]
+ *             [--fork] [--expect-cpu-blas openblas|builtin] [--sizes N1,N2,...]
  *
  * Prints, per call, "result: right" or
  *   "result: wrong bad=COUNT max_row=R delta=MIN..MAX[ outside][ inputs]"
  * (delta = got - expected over the bad elements), on stdout only; stderr is
  * left to the library so that tests can count its log lines.  --fork: one
- * call in the parent, then the child makes the remaining calls.
+ * call in the parent, then the child makes the remaining calls.  --sizes:
+ * one square call (m = n = k) per listed size, in order, in place of --calls.
  * Exit: 0 every call right, 3 some call wrong, 1 anything else. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +25,7 @@ struct opts {
   int calls;
   bool fork;
   const char *expect_cpu_blas;
+  int sizes[16], nsizes;
 };
 
 static bool parse(int argc, char **argv, struct opts *o)
@@ -61,6 +63,9 @@ static bool parse(int argc, char **argv, struct opts *o)
       o->calls = atoi(v);
     else if (strcmp(a, "--expect-cpu-blas") == 0)
       o->expect_cpu_blas = v;
+    else if (strcmp(a, "--sizes") == 0)
+      for (char *end = (char *)v; *end != '\0' && o->nsizes < 16; end += *end == ',')
+        o->sizes[o->nsizes++] = (int)strtol(end, &end, 10);
     else
       return false;
   }
@@ -73,10 +78,12 @@ static bool parse(int argc, char **argv, struct opts *o)
          !(t->entry == HT_FORTRAN && (t->order == HT_ROW || t->dtype == HT_SH));
 }
 
-/* 0 right, 3 wrong, 1 could not run. */
-static int one_call(const struct opts *o, struct ht_rng *rng)
+/* 0 right, 3 wrong, 1 could not run.  Call i of a --sizes list is square. */
+static int one_call(const struct opts *o, int i, struct ht_rng *rng)
 {
   struct ht_call c = o->tmpl;
+  if (o->nsizes > 0)
+    c.m = c.n = c.k = o->sizes[i];
   static const int pad[3] = {1, 2, 3}, off[3] = {1, 0, 3};
   if (!ht_call_alloc(&c, pad, off)) {
     printf("result: out of memory\n");
@@ -105,7 +112,9 @@ int main(int argc, char **argv)
     return 1;
   }
   struct ht_rng rng = {12345};
-  int rc = one_call(&o, &rng);
+  if (o.nsizes > 0)
+    o.calls = o.nsizes;
+  int rc = one_call(&o, 0, &rng);
   if (o.fork) {
     fflush(stdout);
     pid_t pid = fork();
@@ -125,7 +134,7 @@ int main(int argc, char **argv)
     printf("child:\n");
   }
   for (int i = 1; i < o.calls; i++) {
-    int r = one_call(&o, &rng);
+    int r = one_call(&o, i, &rng);
     rc = rc ? rc : r;
   }
   if (o.expect_cpu_blas != NULL) {

@@ -280,8 +280,10 @@ bool hop_ocl_tune_run(struct hop_ocl_state *st, const struct hop_tune_opts *o,
   }
   char note[160];
   hop_ocl_tune_default(st, &r->dflt, note, sizeof note);
-  /* The engine's program and parameters, put back afterwards. */
+  /* The engine's program and parameters, put back afterwards; the search
+   * builds and releases only its own programs in st->prog. */
   struct hop_ocl_program saved_prog = st->prog;
+  st->prog = (struct hop_ocl_program){0};
   struct hop_tune_point saved_point;
   s.sp->get(st, &saved_point);
   cl_command_queue saved_q = NULL;
