@@ -109,6 +109,7 @@ static void route_note(struct bench_data *d, char *note, size_t len)
   snprintf(cfg->trace_path, sizeof cfg->trace_path, "%s", trace_path);
   __atomic_store_n(&hop_fast_path_ready, NULL, __ATOMIC_RELEASE);
   hopblas_call(d);
+  hop_trace_release(); /* written and closed before the file is read */
   cfg->trace_path[0] = '\0';
   __atomic_store_n(&hop_fast_path_ready, fast, __ATOMIC_RELEASE);
   last_route(note, len);

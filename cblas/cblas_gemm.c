@@ -17,12 +17,17 @@ __attribute__((noinline)) static void sgemm_through_core(int order, int transa, 
 {
   struct hop_gemm g;
   int info = hop_cblas_gemm_args(order, transa, transb, m, n, k, a, lda, b, ldb, c, ldc, &g);
+  struct hop_trace_call call = {"cblas_sgemm", HOP_DTYPE_S, m, n, k, hop_trace_cblas_trans(transa),
+                                hop_trace_cblas_trans(transb)};
   if (info >= 0) {
     hop_xerbla("SGEMM ", info);
+    hop_trace_rejected(&call, info);
     return;
   }
-  if (hop_quick_return(m, n, k, alpha, beta))
+  if (hop_quick_return(m, n, k, alpha, beta)) {
+    hop_trace_quick(&call);
     return;
+  }
   g.dtype = HOP_DTYPE_S;
   g.symbol = "cblas_sgemm";
   g.alpha = alpha;
@@ -51,13 +56,18 @@ HOP_EXPORT void cblas_hgemm(int order, int transa, int transb, int m, int n, int
 {
   struct hop_gemm g;
   int info = hop_cblas_gemm_args(order, transa, transb, m, n, k, a, lda, b, ldb, c, ldc, &g);
+  struct hop_trace_call call = {"cblas_hgemm", HOP_DTYPE_H, m, n, k, hop_trace_cblas_trans(transa),
+                                hop_trace_cblas_trans(transb)};
   if (info >= 0) {
     hop_xerbla("HGEMM ", info);
+    hop_trace_rejected(&call, info);
     return;
   }
   float falpha = hop_half_to_float(alpha), fbeta = hop_half_to_float(beta);
-  if (hop_quick_return(m, n, k, falpha, fbeta))
+  if (hop_quick_return(m, n, k, falpha, fbeta)) {
+    hop_trace_quick(&call);
     return;
+  }
   g.dtype = HOP_DTYPE_H;
   g.symbol = "cblas_hgemm";
   g.alpha = falpha;
@@ -71,12 +81,17 @@ HOP_EXPORT void cblas_shgemm(int order, int transa, int transb, int m, int n, in
 {
   struct hop_gemm g;
   int info = hop_cblas_gemm_args(order, transa, transb, m, n, k, a, lda, b, ldb, c, ldc, &g);
+  struct hop_trace_call call = {"cblas_shgemm", HOP_DTYPE_SH, m, n, k, hop_trace_cblas_trans(transa),
+                                hop_trace_cblas_trans(transb)};
   if (info >= 0) {
     hop_xerbla("SHGEMM", info);
+    hop_trace_rejected(&call, info);
     return;
   }
-  if (hop_quick_return(m, n, k, alpha, beta))
+  if (hop_quick_return(m, n, k, alpha, beta)) {
+    hop_trace_quick(&call);
     return;
+  }
   g.dtype = HOP_DTYPE_SH;
   g.symbol = "cblas_shgemm";
   g.alpha = alpha;

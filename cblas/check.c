@@ -2,6 +2,7 @@
  * so the lowest-numbered bad argument is reported). */
 #include "check.h"
 
+#include <stdio.h>
 #include <string.h>
 
 int hop_check_gemm(int ta, int tb, int m, int n, int k, int lda, int ldb, int ldc)
@@ -62,4 +63,26 @@ int hop_cblas_gemm_args(int order, int transa, int transb, int m, int n, int k, 
     return info ? info : -1;
   }
   return 0;
+}
+
+/* ---- trace rows of the calls that never reach core/ ------------------------ */
+
+void hop_trace_rejected(const struct hop_trace_call *c, int info)
+{
+  if (!hop_trace_on())
+    return;
+  char why[96];
+  snprintf(why, sizeof why, "argument error: INFO = %d reported through xerbla; C untouched", info);
+  hop_trace_unrouted(c, "none", why);
+}
+
+void hop_trace_quick(const struct hop_trace_call *c)
+{
+  if (!hop_trace_on())
+    return;
+  const char *why = c->m == 0   ? "quick return: m == 0; C untouched"
+                    : c->n == 0 ? "quick return: n == 0; C untouched"
+                    : c->k == 0 ? "quick return: k == 0 and beta == 1; C untouched"
+                                : "quick return: alpha == 0 and beta == 1; C untouched";
+  hop_trace_unrouted(c, "core", why);
 }

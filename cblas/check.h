@@ -27,6 +27,10 @@ static inline bool hop_quick_return(int m, int n, int k, float alpha, float beta
   return m == 0 || n == 0 || ((alpha == 0.0f || k == 0) && beta == 1.0f);
 }
 
+/* Trace rows (when tracing) for an argument error and a quick return. */
+void hop_trace_rejected(const struct hop_trace_call *c, int info);
+void hop_trace_quick(const struct hop_trace_call *c);
+
 /* Report through the (interposable) xerbla_. */
 void hop_xerbla(const char *name, int info);
 

@@ -6,10 +6,12 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "config_file.h"
 #include "hop.h"
@@ -87,10 +89,14 @@ static const char *env_lookup(const char *key)
 
 /* ---- the file ---------------------------------------------------------- */
 
-static void file_warn(int verbose, const char *path, int line, const char *what)
+/* A junk file must not flood stderr: the first few problems each get their
+ * line, the rest are counted into one summary line (hop_config_file_parse). */
+enum { FILE_WARN_MAX = 5 };
+
+static void file_warn(struct hop_config_file *f, int verbose, int line, const char *what)
 {
-  if (verbose >= 1)
-    fprintf(stderr, "hopblas: config file %s line %d: %s; line ignored\n", path, line, what);
+  if (verbose >= 1 && f->problems++ < FILE_WARN_MAX)
+    fprintf(stderr, "hopblas: config file %s line %d: %s; line ignored\n", f->path, line, what);
 }
 
 static char *trim(char *s)
@@ -111,7 +117,7 @@ static void file_parse_line(struct hop_config_file *f, char *line, int lineno, i
     return;
   char *eq = strchr(s, '=');
   if (eq == NULL) {
-    file_warn(verbose, f->path, lineno, "no '='");
+    file_warn(f, verbose, lineno, "no '='");
     return;
   }
   *eq = '\0';
@@ -122,11 +128,11 @@ static void file_parse_line(struct hop_config_file *f, char *line, int lineno, i
   else
     snprintf(full, sizeof full, "HOPBLAS_%s", key);
   if (!is_known_key(full) || strcmp(full, "HOPBLAS_CONFIG_FILE") == 0) {
-    file_warn(verbose, f->path, lineno, "unknown key");
+    file_warn(f, verbose, lineno, "unknown key");
     return;
   }
   if (strlen(value) >= HOP_CONFIG_VALUE_MAX) {
-    file_warn(verbose, f->path, lineno, "value too long");
+    file_warn(f, verbose, lineno, "value too long");
     return;
   }
   for (size_t i = 0; i < f->count; i++)
@@ -135,7 +141,7 @@ static void file_parse_line(struct hop_config_file *f, char *line, int lineno, i
       return;
     }
   if (f->count == HOP_CONFIG_FILE_ENTRIES) {
-    file_warn(verbose, f->path, lineno, "too many entries");
+    file_warn(f, verbose, lineno, "too many entries");
     return;
   }
   snprintf(f->entries[f->count].key, sizeof f->entries[f->count].key, "%s", full);
@@ -155,9 +161,9 @@ void hop_config_file_parse(struct hop_config_file *f, const char *text, size_t l
     lineno++;
     size_t n = end - pos;
     if (memchr(text + pos, '\0', n) != NULL)
-      file_warn(verbose, f->path, lineno, "NUL byte");
+      file_warn(f, verbose, lineno, "NUL byte");
     else if (n >= sizeof line)
-      file_warn(verbose, f->path, lineno, "line too long");
+      file_warn(f, verbose, lineno, "line too long");
     else {
       memcpy(line, text + pos, n);
       line[n] = '\0';
@@ -165,6 +171,9 @@ void hop_config_file_parse(struct hop_config_file *f, const char *text, size_t l
     }
     pos = end + 1;
   }
+  if (verbose >= 1 && f->problems > FILE_WARN_MAX)
+    fprintf(stderr, "hopblas: config file %s: %u more problem lines ignored\n", f->path,
+            f->problems - FILE_WARN_MAX);
 }
 
 void hop_config_file_load(struct hop_config_file *f, const char *path, int verbose)
@@ -173,17 +182,21 @@ void hop_config_file_load(struct hop_config_file *f, const char *path, int verbo
   if (path == NULL || *path == '\0')
     return;
   snprintf(f->path, sizeof f->path, "%s", path);
-  FILE *fp = fopen(path, "r");
+  /* Only a regular file, opened without blocking: a FIFO with no writer or
+   * a device node must not stop the program. */
+  int fd = hop_open_regular(path, O_RDONLY, 0);
+  FILE *fp = fd < 0 ? NULL : fdopen(fd, "r");
   if (fp == NULL) {
     if (verbose >= 1)
       fprintf(stderr, "hopblas: config file %s: %s; using the environment and defaults\n", path,
-              strerror(errno));
+              errno == EINVAL ? "not a regular file" : strerror(errno));
+    if (fd >= 0)
+      close(fd);
     return;
   }
   static const size_t max_size = 64 * 1024;
   char *text = malloc(max_size + 1);
   size_t len = text ? fread(text, 1, max_size + 1, fp) : 0;
-  /* fopen() succeeds on a directory; the read is what fails (EISDIR). */
   int read_errno = text != NULL && ferror(fp) ? errno : 0;
   fclose(fp);
   if (text == NULL || len > max_size || read_errno != 0) {

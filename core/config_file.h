@@ -13,6 +13,7 @@
 struct hop_config_file {
   char path[4096];
   size_t count;
+  unsigned problems; /* lines reported or counted as ignored */
   struct {
     char key[HOP_CONFIG_KEY_MAX];
     char value[HOP_CONFIG_VALUE_MAX];

@@ -104,7 +104,10 @@ void hop_engine_get(size_t i, struct hop_engine_view *out)
       const struct hop_backend *be = hop_backends[i];
       void *state = NULL;
       s->why[0] = '\0';
+      struct hop_sighold hold; /* a driver's start may write files (kernel caches) */
+      hop_sighold_begin(&hold);
       enum hop_status st = be->init ? be->init(&state, s->why, sizeof s->why) : HOP_OK;
+      hop_sighold_end(&hold);
       s->status = st;
       if (st == HOP_OK) {
         s->state_ptr = state;
@@ -140,38 +143,3 @@ static __thread int reentry_depth;
 int hop_reentry_depth(void) { return reentry_depth; }
 void hop_reentry_enter(void) { reentry_depth++; }
 void hop_reentry_leave(void) { reentry_depth--; }
-
-/* ---- trace file ------------------------------------------------------------ */
-
-static struct {
-  pthread_once_t once;
-  pthread_mutex_t lock;
-  FILE *fp;
-} trace = {PTHREAD_ONCE_INIT, PTHREAD_MUTEX_INITIALIZER, NULL};
-
-static void trace_open(void)
-{
-  const char *path = hop_config()->trace_path;
-  trace.fp = fopen(path, "a");
-  if (trace.fp == NULL) {
-    hop_log(1, "trace file %s cannot be opened; tracing is off", path);
-    return;
-  }
-  /* Line-buffered: rows survive a crash of the host program and interleave whole. */
-  setvbuf(trace.fp, NULL, _IOLBF, 0);
-  if (ftell(trace.fp) == 0)
-    fprintf(trace.fp, "time,symbol,dtype,m,n,k,transa,transb,engine,why,seconds,gflops,verify\n");
-}
-
-FILE *hop_trace_lock(void)
-{
-  if (hop_config()->trace_path[0] == '\0')
-    return NULL;
-  pthread_once(&trace.once, trace_open);
-  if (trace.fp == NULL)
-    return NULL;
-  pthread_mutex_lock(&trace.lock);
-  return trace.fp;
-}
-
-void hop_trace_unlock(void) { pthread_mutex_unlock(&trace.lock); }

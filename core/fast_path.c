@@ -17,8 +17,9 @@ const struct hop_fast_path *hop_fast_path_ready;
 static void fast_prepare(void)
 {
   const struct hop_config *cfg = hop_config();
-  /* Every call must reach core/ when it has to be traced or sent to a device. */
-  if (cfg->trace_path[0] != '\0')
+  /* Every call must reach core/ when it has to be traced, told about
+   * (HOPBLAS_VERBOSE=2 logs each routing decision) or sent to a device. */
+  if (cfg->trace_path[0] != '\0' || cfg->verbose >= 2)
     return;
   double max_flops;
   if (strcmp(cfg->backend, "cpu") == 0)

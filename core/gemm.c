@@ -49,25 +49,29 @@ void hop_gemm_run(const struct hop_gemm *g)
     return;
   }
   const struct hop_config *cfg = hop_config();
-  bool tracing = cfg->trace_path[0] != '\0';
+  bool tracing = cfg->trace_path[0] != '\0', telling = cfg->verbose >= 2;
   double t0 = tracing ? now_seconds() : 0.0;
   hop_reentry_enter();
-  struct hop_route_result res; /* not zeroed whole: the why buffer is only filled when tracing */
-  res.explain = tracing;
+  struct hop_route_result res; /* not zeroed whole: the why buffer is only filled when read */
+  res.explain = tracing || telling;
   res.engine = NULL;
   res.why[0] = '\0';
   res.verify = NULL;
   if (trivial) {
     /* Handled once, here: A and B are not read, nor C when beta == 0. */
     scale_c(g);
-    if (tracing)
+    if (res.explain)
       snprintf(res.why, sizeof res.why, "alpha == 0 or k == 0: C = beta*C");
   } else {
     hop_route_run(g, &res);
   }
   hop_reentry_leave();
   hop_fast_path_prepare();
+  const char *engine = res.engine ? res.engine->name : "core";
+  if (telling)
+    hop_log(2, "route: %s %s %dx%dx%d -> %s: %s", g->symbol, hop_dtype_name(g->dtype), g->m, g->n,
+            g->k, engine, res.why);
   if (tracing)
-    hop_trace_row(g, res.engine ? res.engine->name : "core", res.why, now_seconds() - t0,
+    hop_trace_row(g, engine, res.why, now_seconds() - t0,
                   res.verify);
 }

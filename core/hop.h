@@ -6,6 +6,7 @@
 #ifndef HOP_H
 #define HOP_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -122,7 +123,17 @@ void hop_mkdir_private(char *path);
 bool hop_stat_private(const struct stat *sb);
 #define HOP_HASH_SEED 14695981039346656037ull
 uint64_t hop_hash_fnv1a(const void *data, size_t len, uint64_t h);
+/* SIGPIPE and SIGXFSZ held back around hopblas's writes and device calls
+ * (core/paths.c): never a signal that kills the host. */
+struct hop_sighold {
+  sigset_t old, before;
+};
+void hop_sighold_begin(struct hop_sighold *h);
+void hop_sighold_end(struct hop_sighold *h);
+enum hop_write_result { HOP_WRITE_OK, HOP_WRITE_AGAIN, HOP_WRITE_FAILED };
+enum hop_write_result hop_write_nosignal(int fd, const void *buf, size_t len, size_t *done);
 bool hop_write_all(int fd, const void *buf, size_t len);
+int hop_open_regular(const char *path, int flags, unsigned mode);
 
 /* ---- runtime context (core/context.c) ---------------------------------- */
 const struct hop_config *hop_config(void); /* creates the context on first use */
@@ -163,11 +174,24 @@ void hop_reentry_enter(void);
 void hop_reentry_leave(void);
 
 /* ---- trace (core/trace.c), verify (core/verify.c) ---------------------- */
-/* The context's trace file, locked; NULL when tracing is off or failed. */
-FILE *hop_trace_lock(void);
-void hop_trace_unlock(void);
+/* One row per call: routed calls (hop_trace_row, from core/gemm.c), and
+ * the calls the shims finish themselves, quick returns and argument errors
+ * (hop_trace_unrouted, with the arguments as the caller passed them). */
+bool hop_trace_on(void);
 void hop_trace_row(const struct hop_gemm *g, const char *engine, const char *why, double seconds,
                    const char *verify);
+struct hop_trace_call {
+  const char *symbol;
+  enum hop_dtype dtype;
+  int m, n, k;
+  char transa, transb;
+};
+void hop_trace_unrouted(const struct hop_trace_call *c, const char *engine, const char *why);
+char hop_trace_cblas_trans(int t);
+char hop_trace_fortran_trans(char t);
+/* Write buffered rows now; release also closes the file (library unload). */
+void hop_trace_flush(void);
+void hop_trace_release(void);
 
 /* Snapshot of C taken before an offloaded call, for verify mode. */
 struct hop_verify_snapshot {

@@ -2,6 +2,9 @@
  * $XDG_CACHE_HOME/hopblas, else $HOME/.cache/hopblas (path variables are
  * read through secure_getenv, so a set-uid program gets none). */
 #include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -56,18 +59,86 @@ uint64_t hop_hash_fnv1a(const void *data, size_t len, uint64_t h)
   return h;
 }
 
-/* write() until done: a short write or EINTR is not an error; false on a real one. */
-bool hop_write_all(int fd, const void *buf, size_t len)
+/* SIGPIPE and SIGXFSZ held back in this thread while hopblas (or a driver
+ * inside a call: PoCL writes its kernel cache from clBuildProgram) writes:
+ * a pipe whose reader left (EPIPE) or a file-size limit (EFBIG) is then an
+ * error the writer reports, not a signal that kills the host program.  A
+ * signal of the two that became pending meanwhile is taken off again; one
+ * that was pending before stays. */
+void hop_sighold_begin(struct hop_sighold *h)
 {
+  sigset_t hold;
+  sigemptyset(&hold);
+  sigaddset(&hold, SIGPIPE);
+  sigaddset(&hold, SIGXFSZ);
+  pthread_sigmask(SIG_BLOCK, &hold, &h->old);
+  sigpending(&h->before);
+}
+
+void hop_sighold_end(struct hop_sighold *h)
+{
+  int saved = errno;
+  sigset_t now, raised;
+  sigpending(&now);
+  sigemptyset(&raised);
+  if (sigismember(&now, SIGPIPE) && !sigismember(&h->before, SIGPIPE))
+    sigaddset(&raised, SIGPIPE);
+  if (sigismember(&now, SIGXFSZ) && !sigismember(&h->before, SIGXFSZ))
+    sigaddset(&raised, SIGXFSZ);
+  const struct timespec zero = {0, 0};
+  while (!sigisemptyset(&raised) && sigtimedwait(&raised, NULL, &zero) > 0)
+    ;
+  pthread_sigmask(SIG_SETMASK, &h->old, NULL);
+  errno = saved;
+}
+
+/* write() until done, under hop_sighold.  A non-blocking descriptor that
+ * cannot take more now gives HOP_WRITE_AGAIN: nothing waits.  *done: bytes
+ * written. */
+enum hop_write_result hop_write_nosignal(int fd, const void *buf, size_t len, size_t *done)
+{
+  struct hop_sighold hold;
+  hop_sighold_begin(&hold);
   const unsigned char *p = buf;
-  while (len > 0) {
-    ssize_t w = write(fd, p, len);
+  enum hop_write_result res = HOP_WRITE_OK;
+  *done = 0;
+  while (*done < len) {
+    ssize_t w = write(fd, p + *done, len - *done);
     if (w < 0 && errno == EINTR)
       continue;
-    if (w <= 0)
-      return false;
-    p += w;
-    len -= (size_t)w;
+    if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+      res = HOP_WRITE_AGAIN;
+      break;
+    }
+    if (w <= 0) {
+      res = HOP_WRITE_FAILED;
+      break;
+    }
+    *done += (size_t)w;
   }
-  return true;
+  hop_sighold_end(&hold);
+  return res;
+}
+
+bool hop_write_all(int fd, const void *buf, size_t len)
+{
+  size_t done;
+  return hop_write_nosignal(fd, buf, len, &done) == HOP_WRITE_OK;
+}
+
+/* open() that never blocks on a FIFO or device and yields only regular
+ * files: a cache or config path replaced by a FIFO, a directory or a
+ * device node is refused (errno EINVAL for "not a regular file"). */
+int hop_open_regular(const char *path, int flags, unsigned mode)
+{
+  int fd = open(path, flags | O_NONBLOCK | O_CLOEXEC | O_NOCTTY, (mode_t)mode);
+  if (fd < 0)
+    return -1;
+  struct stat sb;
+  if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+    close(fd);
+    errno = EINVAL;
+    return -1;
+  }
+  return fd;
 }

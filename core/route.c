@@ -57,7 +57,10 @@ static bool try_engine(const struct hop_gemm *g, const struct hop_engine_view *v
     run_cpu(g, res);
     return true;
   }
+  struct hop_sighold hold; /* drivers write files (kernel caches) inside calls */
+  hop_sighold_begin(&hold);
   enum hop_status st = v->be->gemm(v->state, g);
+  hop_sighold_end(&hold);
   if (st != HOP_OK) {
     hop_verify_end(NULL, &snap);
     if (st != HOP_DECLINED)

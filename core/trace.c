@@ -1,37 +1,385 @@
 /* HOPBLAS_TRACE: one CSV row per call, in the caller's terms (row-major
- * calls are shown as the caller made them, not as core/ ran them). */
+ * calls are shown as the caller made them, not as core/ ran them), for
+ * every call: routed ones, quick returns and argument errors too.
+ *
+ * Rows are formatted without printf and kept in a process buffer: a row is
+ * written at once when the last write is more than FLUSH_AFTER old (a slow
+ * stream of calls loses nothing to a crash), else it waits for the buffer
+ * to fill or for that age (a call-heavy program pays one write per few
+ * thousand rows).  The buffer is written before fork() (the child starts
+ * empty and, with %p in the path, opens its own file), at exit and when
+ * the library is unloaded.  The file is opened non-blocking and written
+ * with SIGPIPE and SIGXFSZ held back: a FIFO without reader, a reader that
+ * left, a full pipe or a file-size limit turn tracing off (or drop rows)
+ * with one log line, never block the program or kill it. */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
-#include <sys/time.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "hop.h"
 
-/* Quote a field for CSV: the why text may hold commas. */
-static void put_quoted(FILE *fp, const char *s)
+enum { TRACE_BUF = 64 * 1024, ROW_MAX = 1024 };
+#define FLUSH_AFTER 0.01 /* seconds */
+enum { WAIT_MS = 100 };
+
+enum trace_state { TRACE_UNOPENED, TRACE_OPEN, TRACE_OFF };
+
+static struct {
+  pthread_mutex_t lock;
+  enum trace_state state;
+  int fd;
+  bool per_process; /* the path holds %p: a forked child opens its own file */
+  bool hooks;       /* atexit and atfork handlers registered */
+  bool at_exit;     /* exit() has begun: every row is written at once */
+  double last_write;
+  size_t len;
+  unsigned long dropped; /* rows since the last whole write; 0: the reader keeps up */
+  bool said_dropped;
+  char buf[TRACE_BUF];
+} tr = {.lock = PTHREAD_MUTEX_INITIALIZER, .fd = -1};
+
+static double now_realtime(void)
 {
-  fputc('"', fp);
-  for (; *s; s++) {
-    if (*s == '"')
-      fputc('"', fp);
-    fputc(*s, fp);
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* ---- the file ------------------------------------------------------------ */
+
+/* HOPBLAS_TRACE with %p replaced by the process id and %% by %. */
+static bool expand_path(const char *in, char *out, size_t len, bool *per_process)
+{
+  size_t o = 0;
+  *per_process = false;
+  for (const char *p = in; *p != '\0'; p++) {
+    char pid[24] = "";
+    const char *piece = pid;
+    if (p[0] == '%' && p[1] == 'p') {
+      snprintf(pid, sizeof pid, "%ld", (long)getpid());
+      *per_process = true;
+      p++;
+    } else if (p[0] == '%' && p[1] == '%') {
+      pid[0] = '%';
+      p++;
+    } else {
+      pid[0] = *p;
+    }
+    size_t n = strlen(piece);
+    if (o + n >= len)
+      return false;
+    memcpy(out + o, piece, n);
+    o += n;
   }
-  fputc('"', fp);
+  out[o] = '\0';
+  return true;
+}
+
+static void flush_locked(void);
+static void at_exit_flush(void)
+{
+  pthread_mutex_lock(&tr.lock);
+  flush_locked();
+  tr.at_exit = true; /* threads still calling write their rows themselves */
+  pthread_mutex_unlock(&tr.lock);
+}
+
+static void before_fork(void)
+{
+  pthread_mutex_lock(&tr.lock);
+  flush_locked();
+}
+
+static void after_fork_parent(void) { pthread_mutex_unlock(&tr.lock); }
+
+/* getpid and gettid are system calls: asked once per process and thread. */
+static long cached_pid;
+static unsigned fork_generation = 1;
+static __thread struct {
+  unsigned generation;
+  long tid;
+} cached_tid;
+
+static long trace_pid(void)
+{
+  if (__atomic_load_n(&cached_pid, __ATOMIC_RELAXED) == 0)
+    __atomic_store_n(&cached_pid, (long)getpid(), __ATOMIC_RELAXED);
+  return __atomic_load_n(&cached_pid, __ATOMIC_RELAXED);
+}
+
+static long trace_tid(void)
+{
+  unsigned gen = __atomic_load_n(&fork_generation, __ATOMIC_RELAXED);
+  if (cached_tid.generation != gen) {
+    cached_tid.tid = (long)syscall(SYS_gettid);
+    cached_tid.generation = gen;
+  }
+  return cached_tid.tid;
+}
+
+static void after_fork_child(void)
+{
+  cached_pid = 0;
+  fork_generation++;
+  pthread_mutex_init(&tr.lock, NULL);
+  tr.len = 0; /* written before the fork, by the parent */
+  if (tr.per_process && tr.state == TRACE_OPEN) {
+    close(tr.fd);
+    tr.fd = -1;
+    tr.state = TRACE_UNOPENED;
+  }
+}
+
+static void open_locked(void)
+{
+  char path[4096];
+  const char *asked = hop_config()->trace_path;
+  tr.state = TRACE_OFF;
+  if (!expand_path(asked, path, sizeof path, &tr.per_process)) {
+    hop_log(1, "trace file %s: path too long with %%p expanded; tracing is off", asked);
+    return;
+  }
+  /* Non-blocking: a FIFO without reader fails (ENXIO) instead of waiting. */
+  int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NONBLOCK | O_CLOEXEC | O_NOCTTY, 0666);
+  struct stat sb;
+  if (fd < 0 || fstat(fd, &sb) != 0) {
+    hop_log(1, "trace file %s: %s; tracing is off", path,
+            errno == ENXIO ? "a FIFO with no reader" : strerror(errno));
+    if (fd >= 0)
+      close(fd);
+    return;
+  }
+  if (!S_ISREG(sb.st_mode) && !S_ISFIFO(sb.st_mode) && !S_ISCHR(sb.st_mode) &&
+      !S_ISSOCK(sb.st_mode)) {
+    hop_log(1, "trace file %s: not a file, FIFO or character device; tracing is off", path);
+    close(fd);
+    return;
+  }
+  tr.fd = fd;
+  tr.state = TRACE_OPEN;
+  if (!tr.hooks) {
+    /* Registered by this library: glibc runs them at dlclose too. */
+    atexit(at_exit_flush);
+    pthread_atfork(before_fork, after_fork_parent, after_fork_child);
+    tr.hooks = true;
+  }
+  if (!S_ISREG(sb.st_mode) || sb.st_size == 0) {
+    static const char header[] =
+      "time,symbol,dtype,m,n,k,transa,transb,engine,why,seconds,gflops,verify,pid,tid\n";
+    memcpy(tr.buf + tr.len, header, sizeof header - 1);
+    tr.len += sizeof header - 1;
+  }
+}
+
+/* Write the buffer; what cannot be written now is dropped, never waited for. */
+static void flush_locked(void)
+{
+  if (tr.state != TRACE_OPEN || tr.len == 0) {
+    tr.len = 0;
+    return;
+  }
+  size_t done = 0, part;
+  enum hop_write_result wr = hop_write_nosignal(tr.fd, tr.buf, tr.len, &done);
+  /* A pipe reader slower than the calls gets a moment (the program waits at
+   * most WAIT_MS per write); one that does not read at all, none again
+   * until it catches up. */
+  for (int waited = 0; wr == HOP_WRITE_AGAIN && tr.dropped == 0 && waited < WAIT_MS; waited++) {
+    poll(&(struct pollfd){.fd = tr.fd, .events = POLLOUT}, 1, 1);
+    wr = hop_write_nosignal(tr.fd, tr.buf + done, tr.len - done, &part);
+    done += part;
+  }
+  tr.last_write = now_realtime();
+  if (wr == HOP_WRITE_OK)
+    tr.dropped = 0;
+  if (wr == HOP_WRITE_AGAIN) {
+    /* A pipe whose reader is slow: count whole rows lost, say so once. */
+    unsigned long rows = 0;
+    for (size_t i = done; i < tr.len; i++)
+      rows += tr.buf[i] == '\n';
+    if (!tr.said_dropped)
+      hop_log(1, "trace: the reader of %s is not keeping up; rows are dropped",
+              hop_config()->trace_path);
+    tr.said_dropped = true;
+    tr.dropped += rows;
+  } else if (wr == HOP_WRITE_FAILED) {
+    hop_log(1, "trace file %s: %s; tracing is off", hop_config()->trace_path,
+            errno == EPIPE ? "the reader has gone" : strerror(errno));
+    close(tr.fd);
+    tr.fd = -1;
+    tr.state = TRACE_OFF;
+  }
+  tr.len = 0;
+}
+
+static void append(const char *row, size_t n, double t)
+{
+  pthread_mutex_lock(&tr.lock);
+  if (tr.state == TRACE_UNOPENED)
+    open_locked();
+  if (tr.state == TRACE_OPEN) {
+    if (tr.len + n > sizeof tr.buf)
+      flush_locked();
+    memcpy(tr.buf + tr.len, row, n);
+    tr.len += n;
+    if (tr.at_exit || t - tr.last_write >= FLUSH_AFTER || tr.len > sizeof tr.buf - ROW_MAX)
+      flush_locked();
+  }
+  pthread_mutex_unlock(&tr.lock);
+}
+
+void hop_trace_flush(void)
+{
+  pthread_mutex_lock(&tr.lock);
+  flush_locked();
+  pthread_mutex_unlock(&tr.lock);
+}
+
+void hop_trace_release(void)
+{
+  pthread_mutex_lock(&tr.lock);
+  flush_locked();
+  if (tr.fd >= 0)
+    close(tr.fd);
+  tr.fd = -1;
+  tr.state = TRACE_UNOPENED;
+  pthread_mutex_unlock(&tr.lock);
+}
+
+bool hop_trace_on(void) { return hop_config()->trace_path[0] != '\0'; }
+
+/* ---- formatting ------------------------------------------------------------ */
+
+struct row {
+  char s[ROW_MAX];
+  size_t n;
+};
+
+static void put_str(struct row *r, const char *s)
+{
+  size_t n = strlen(s);
+  if (n > sizeof r->s - r->n - 64) /* leave room for the fixed columns after it */
+    n = sizeof r->s - r->n - 64;
+  memcpy(r->s + r->n, s, n);
+  r->n += n;
+}
+
+static void put_char(struct row *r, char c) { r->s[r->n++] = c; }
+
+static void put_uint(struct row *r, unsigned long long v)
+{
+  char digits[24];
+  int d = 0;
+  do
+    digits[d++] = (char)('0' + v % 10);
+  while ((v /= 10) != 0);
+  while (d > 0)
+    put_char(r, digits[--d]);
+}
+
+static void put_int(struct row *r, long long v)
+{
+  if (v < 0)
+    put_char(r, '-');
+  put_uint(r, v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v);
+}
+
+/* v >= 0 with a fixed number of decimals (rounded). */
+static void put_fixed(struct row *r, double v, int decimals)
+{
+  double scale = 1.0;
+  for (int i = 0; i < decimals; i++)
+    scale *= 10.0;
+  if (!(v >= 0.0) || v * scale >= 1.8e19) {
+    put_str(r, v >= 0.0 ? "inf" : "0");
+    return;
+  }
+  unsigned long long units = (unsigned long long)(v * scale + 0.5), whole = units, frac;
+  unsigned long long div = (unsigned long long)scale;
+  whole = units / div;
+  frac = units % div;
+  put_uint(r, whole);
+  put_char(r, '.');
+  for (unsigned long long p = div / 10; p > 0; p /= 10)
+    put_char(r, (char)('0' + frac / p % 10));
+}
+
+/* The why text may hold commas and quotes: CSV-quoted. */
+static void put_quoted(struct row *r, const char *s)
+{
+  put_char(r, '"');
+  for (; *s != '\0' && r->n < sizeof r->s - 72; s++) {
+    if (*s == '"')
+      put_char(r, '"');
+    put_char(r, *s == '\n' ? ' ' : *s);
+  }
+  put_char(r, '"');
+}
+
+static void emit(const struct hop_trace_call *c, const char *engine, const char *why,
+                 double seconds, double gflops, const char *verify)
+{
+  struct row r = {.n = 0};
+  double t = now_realtime();
+  put_fixed(&r, t, 6);
+  put_char(&r, ',');
+  put_str(&r, c->symbol);
+  put_char(&r, ',');
+  put_str(&r, hop_dtype_name(c->dtype));
+  put_char(&r, ',');
+  put_int(&r, c->m);
+  put_char(&r, ',');
+  put_int(&r, c->n);
+  put_char(&r, ',');
+  put_int(&r, c->k);
+  put_char(&r, ',');
+  put_char(&r, c->transa);
+  put_char(&r, ',');
+  put_char(&r, c->transb);
+  put_char(&r, ',');
+  put_str(&r, engine);
+  put_char(&r, ',');
+  put_quoted(&r, why);
+  put_char(&r, ',');
+  put_fixed(&r, seconds, 9);
+  put_char(&r, ',');
+  put_fixed(&r, gflops, 3);
+  put_char(&r, ',');
+  put_str(&r, verify ? verify : "");
+  put_char(&r, ',');
+  put_int(&r, trace_pid());
+  put_char(&r, ',');
+  put_int(&r, trace_tid());
+  put_char(&r, '\n');
+  append(r.s, r.n, t);
 }
 
 void hop_trace_row(const struct hop_gemm *g, const char *engine, const char *why, double seconds,
                    const char *verify)
 {
-  FILE *fp = hop_trace_lock();
-  if (fp == NULL)
-    return;
-  struct timeval tv;
-  gettimeofday(&tv, NULL);
   /* core/ holds the column-major form; a row-major call had A/B and m/n swapped. */
-  int m = g->row_major ? g->n : g->m, n = g->row_major ? g->m : g->n;
   bool ta = g->row_major ? g->tb : g->ta, tb = g->row_major ? g->ta : g->tb;
+  struct hop_trace_call c = {
+    .symbol = g->symbol, .dtype = g->dtype, .m = g->row_major ? g->n : g->m,
+    .n = g->row_major ? g->m : g->n, .k = g->k, .transa = ta ? 'T' : 'N', .transb = tb ? 'T' : 'N'};
   double gflops = seconds > 0.0 ? hop_gemm_flops(g) / seconds * 1e-9 : 0.0;
-  fprintf(fp, "%ld.%06ld,%s,%s,%d,%d,%d,%c,%c,%s,", (long)tv.tv_sec, (long)tv.tv_usec, g->symbol,
-          hop_dtype_name(g->dtype), m, n, g->k, ta ? 'T' : 'N', tb ? 'T' : 'N', engine);
-  put_quoted(fp, why);
-  fprintf(fp, ",%.9f,%.3f,%s\n", seconds, gflops, verify ? verify : "");
-  hop_trace_unlock();
+  emit(&c, engine, why, seconds, gflops, verify);
 }
+
+void hop_trace_unrouted(const struct hop_trace_call *c, const char *engine, const char *why)
+{
+  emit(c, engine, why, 0.0, 0.0, "");
+}
+
+char hop_trace_cblas_trans(int t)
+{
+  return t == 111 ? 'N' : t == 112 ? 'T' : t == 113 ? 'C' : t == 114 ? 'R' : '?';
+}
+
+char hop_trace_fortran_trans(char t) { return t > ' ' && t < 127 && t != ',' ? t : '?'; }

@@ -209,7 +209,7 @@ bool hop_tune_flush(void)
   if (!ok && tc.have_dir) {
     char lock_path[4200];
     snprintf(lock_path, sizeof lock_path, "%s/tune.lock", tc.dir);
-    int fd = open(lock_path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+    int fd = hop_open_regular(lock_path, O_RDWR | O_CREAT | O_NOFOLLOW, 0600);
     if (fd < 0) {
       snprintf(why, sizeof why, "%.120s: %s", lock_path, strerror(errno));
     } else {

@@ -12,12 +12,17 @@ __attribute__((noinline)) static void sgemm_through_core(const char *transa, con
 {
   int ta = hop_fortran_trans(*transa), tb = hop_fortran_trans(*transb);
   int info = hop_check_gemm(ta, tb, *m, *n, *k, *lda, *ldb, *ldc);
+  struct hop_trace_call call = {"sgemm_", HOP_DTYPE_S, *m, *n, *k, hop_trace_fortran_trans(*transa),
+                                hop_trace_fortran_trans(*transb)};
   if (info) {
     hop_xerbla("SGEMM ", info);
+    hop_trace_rejected(&call, info);
     return;
   }
-  if (hop_quick_return(*m, *n, *k, *alpha, *beta))
+  if (hop_quick_return(*m, *n, *k, *alpha, *beta)) {
+    hop_trace_quick(&call);
     return;
+  }
   struct hop_gemm g = {.dtype = HOP_DTYPE_S, .symbol = "sgemm_", .ta = ta == 1, .tb = tb == 1,
                        .m = *m, .n = *n, .k = *k, .alpha = *alpha, .beta = *beta,
                        .a = a, .lda = *lda, .b = b, .ldb = *ldb, .c = c, .ldc = *ldc};
@@ -54,13 +59,18 @@ HOP_EXPORT void hgemm_(const char *transa, const char *transb, const int *m, con
 {
   int ta = hop_fortran_trans(*transa), tb = hop_fortran_trans(*transb);
   int info = hop_check_gemm(ta, tb, *m, *n, *k, *lda, *ldb, *ldc);
+  struct hop_trace_call call = {"hgemm_", HOP_DTYPE_H, *m, *n, *k, hop_trace_fortran_trans(*transa),
+                                hop_trace_fortran_trans(*transb)};
   if (info) {
     hop_xerbla("HGEMM ", info);
+    hop_trace_rejected(&call, info);
     return;
   }
   float falpha = hop_half_to_float(*alpha), fbeta = hop_half_to_float(*beta);
-  if (hop_quick_return(*m, *n, *k, falpha, fbeta))
+  if (hop_quick_return(*m, *n, *k, falpha, fbeta)) {
+    hop_trace_quick(&call);
     return;
+  }
   struct hop_gemm g = {.dtype = HOP_DTYPE_H, .symbol = "hgemm_", .ta = ta == 1, .tb = tb == 1,
                        .m = *m, .n = *n, .k = *k, .alpha = falpha, .beta = fbeta,
                        .a = a, .lda = *lda, .b = b, .ldb = *ldb, .c = c, .ldc = *ldc};

@@ -32,10 +32,13 @@
 #                               removed at exit (HOP_KEEP_TMP=1 keeps it)
 #   HOP_LOG                     the log of the last hop_run / hop_tap
 #
-# Traces (HOPBLAS_TRACE=FILE: CSV, the 2nd column is the symbol, the 9th the engine)
+# Traces (HOPBLAS_TRACE=FILE: CSV, the 2nd column is the symbol, the 9th the engine,
+# the 13th the verify verdict; the why column (10th) is quoted and may hold commas,
+# so awk -F, counts from the front only up to it)
 #   hop_assert_engine TRACE ENGINE [SYMBOLS]
 #       succeeds when every row whose engine is not "core" (core/ itself handles
-#       alpha == 0 and k == 0) ran on ENGINE and there is at least one such row;
+#       alpha == 0, k == 0 and quick returns) or "none" (an argument error) ran
+#       on ENGINE and there is at least one such row;
 #       SYMBOLS is an awk ERE on the symbol column (default: every row).  On failure
 #       it prints as diagnostics the engines seen and a few offending rows, so a
 #       silent CPU fallback makes a device test fail and says why.
@@ -196,7 +199,7 @@ hop_assert_engine() {
   fi
   awk -F, -v eng="$2" -v sym="${3:-.}" '
     $1 == "time" || $2 !~ sym { next }
-    $9 == "core" { core++; next }
+    $9 == "core" || $9 == "none" { core++; next }
     { seen[$9]++ }
     $9 == eng { good++; next }
     { bad++; if (bad <= 3) rows[bad] = $0 }
@@ -206,7 +209,7 @@ hop_assert_engine() {
       printf "# expected every non-trivial call on %s; the trace has", eng
       for (e in seen)
         printf " %s=%d", e, seen[e]
-      printf " core=%d\n", core
+      printf " core/none=%d\n", core
       for (i = 1; i <= bad && i <= 3; i++)
         printf "#   %s\n", rows[i]
       exit 1

@@ -10,7 +10,7 @@ HOPTEST_LINK_FLAGS = -no-install
 HOPTEST_LIBS = test/libhoptest.la libhopblas.la -lm
 
 check_PROGRAMS += test/contract test/threads test/overflow test/gemm-once test/gemm-once-check \
-	test/xerbla
+	test/xerbla test/trace-calls
 test_contract_SOURCES = test/contract.c test/contract.h test/contract_groups.c
 test_contract_LDFLAGS = $(HOPTEST_LINK_FLAGS)
 test_contract_LDADD = $(HOPTEST_LIBS)
@@ -31,10 +31,14 @@ test_gemm_once_check_LDADD = test/libhoptest.la libhopblas-check.la -lm
 test_xerbla_SOURCES = test/xerbla.c
 test_xerbla_LDFLAGS = $(HOPTEST_LINK_FLAGS) -export-dynamic
 test_xerbla_LDADD = $(HOPTEST_LIBS)
+test_trace_calls_SOURCES = test/trace-calls.c
+test_trace_calls_LDFLAGS = $(HOPTEST_LINK_FLAGS) -export-dynamic
+test_trace_calls_LDADD = $(HOPTEST_LIBS) -lpthread
 
 TESTS += test/abi.test test/contract-cpu.test test/netlib.test test/e2e.test test/threads.test \
-	test/xerbla.test test/overflow.test test/verify.test test/config.test test/docs.test
+	test/xerbla.test test/overflow.test test/verify.test test/config.test test/docs.test \
+	test/trace.test
 dist_check_SCRIPTS += test/abi.test test/contract-cpu.test test/netlib.test test/e2e.test \
 	test/threads.test test/xerbla.test test/overflow.test test/verify.test test/config.test \
-	test/run-netlib.sh test/docs.test
+	test/run-netlib.sh test/docs.test test/trace.test
 EXTRA_DIST += test/lib.sh test/e2e_prog.c test/e2e_numpy.py test/xerbla_msg.c

@@ -4,11 +4,13 @@
 #include "config.h"
 
 #include <dlfcn.h>
+#include <errno.h>
 #include <limits.h>
 #include <link.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cpu.h"
@@ -29,6 +31,16 @@ static struct hop_cpu_state cpu_state;
 /* Load one candidate; false (with why) if it is unusable. */
 static bool try_load(const char *path, struct hop_cpu_state *st, char *why, size_t why_len)
 {
+  /* dlopen() reads a FIFO or a device node and may wait forever there. */
+  struct stat sb;
+  if (strchr(path, '/') != NULL) {
+    const char *bad = stat(path, &sb) != 0 ? strerror(errno)
+                      : !S_ISREG(sb.st_mode) ? "not a regular file" : NULL;
+    if (bad != NULL) {
+      snprintf(why, why_len, "%s: %s", path, bad);
+      return false;
+    }
+  }
   void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
   if (h == NULL) {
     snprintf(why, why_len, "%s: %s", path, dlerror());
@@ -50,7 +62,10 @@ static bool try_load(const char *path, struct hop_cpu_state *st, char *why, size
   }
   st->handle = h;
   st->sgemm = fn;
-  st->cblas_sgemm = (hop_cblas_sgemm_fn)dlsym(h, "cblas_sgemm");
+  /* The fast path lets the CPU BLAS check arguments: only OpenBLAS numbers
+   * them as hopblas must (netlib's CBLAS differs), so only OpenBLAS gets it. */
+  if (dlsym(h, "openblas_get_config") != NULL)
+    st->cblas_sgemm = (hop_cblas_sgemm_fn)dlsym(h, "cblas_sgemm");
   /* Name the file really loaded, not the soname asked for. */
   struct link_map *lm = NULL;
   if (dlinfo(h, RTLD_DI_LINKMAP, &lm) == 0 && lm != NULL && lm->l_name[0] != '\0')

@@ -98,7 +98,7 @@ bool hop_ocl_cache_load(const char *key, unsigned char **bin, size_t *len)
   char path[4200];
   if (!file_path(key, path, sizeof path, false))
     return false;
-  int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  int fd = hop_open_regular(path, O_RDONLY | O_NOFOLLOW, 0); /* a FIFO there must not hang us */
   if (fd < 0)
     return false;
   struct stat sb;

@@ -5,5 +5,5 @@ check_PROGRAMS += test/reliability/zero_null
 test_reliability_zero_null_SOURCES = test/reliability/zero_null.c
 test_reliability_zero_null_LDFLAGS = -no-install
 test_reliability_zero_null_LDADD = libhopblas.la
-TESTS += test/reliability/stress.test test/reliability/secure.test test/reliability/cachefull.test test/reliability/zero_null.test
-dist_check_SCRIPTS += test/reliability/stress.test test/reliability/secure.test test/reliability/cachefull.test test/reliability/zero_null.test
+TESTS += test/reliability/stress.test test/reliability/secure.test test/reliability/cachefull.test test/reliability/zero_null.test test/reliability/paths.test
+dist_check_SCRIPTS += test/reliability/stress.test test/reliability/secure.test test/reliability/cachefull.test test/reliability/zero_null.test test/reliability/paths.test

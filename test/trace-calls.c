@@ -1,0 +1,181 @@
+/* Calls for the trace tests (test/trace.test), each mode a known number of
+ * rows.  Results are checked against the double reference; stdout says
+ * what was done, stderr is left to the library.
+ *
+ *   trace-calls kinds           every kind of row: routed calls through each
+ *                               entry point, quick returns, argument errors
+ *   trace-calls many N          N routed calls, then return from main
+ *   trace-calls exec N          N calls, then fork; the child execs
+ *                               "trace-calls many N" in its place
+ *   trace-calls fork-storm R    two threads make traced calls without pause
+ *                               while the main thread forks R times; each
+ *                               child makes one call and exits; a child that
+ *                               does not finish within 5 s is killed and
+ *                               counted as hung (three hung end the storm)
+ * Exit: 0 all right, 1 otherwise. */
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "testutil.h"
+
+/* The xerbla_ the library reports through: counted, silent. */
+static atomic_int xerbla_calls;
+__attribute__((visibility("default"))) void xerbla_(const char *name, const int *info, size_t len)
+{
+  (void)name, (void)info, (void)len;
+  atomic_fetch_add(&xerbla_calls, 1);
+}
+
+/* One routed call, checked; false when wrong. */
+static bool checked_call(enum ht_entry entry, enum ht_dtype dt, int n, unsigned seed)
+{
+  struct ht_call c = {.dtype = dt, .entry = entry, .order = HT_COL, .ta = HT_N, .tb = HT_T,
+                      .m = n, .n = n + 1, .k = n + 2, .alpha = 0.5, .beta = -1.0};
+  static const int pad[3] = {0, 1, 0}, off[3] = {0, 0, 0};
+  struct ht_rng rng = {seed};
+  if (!ht_call_alloc(&c, pad, off))
+    return false;
+  ht_call_fill(&c, &rng);
+  ht_call_run(&c);
+  struct ht_bad bad;
+  char why[256];
+  bool ok = ht_call_bad(&c, 2.0, &bad, why, sizeof why);
+  ht_call_free(&c);
+  return ok;
+}
+
+static int kinds(void)
+{
+  float a[64] = {0}, b[64] = {0}, c[64] = {0};
+  uint16_t h[64] = {0};
+  int bad = 0, two = 2, zero = 0, one = 1;
+  float fone = 1.0f, fzero = 0.0f;
+  /* 4 routed calls */
+  bad += !checked_call(HT_CBLAS, HT_S, 5, 1);
+  bad += !checked_call(HT_FORTRAN, HT_S, 6, 2);
+  bad += !checked_call(HT_CBLAS, HT_H, 7, 3);
+  bad += !checked_call(HT_CBLAS, HT_SH, 8, 4);
+  /* 4 quick returns: m == 0, n == 0, alpha == 0 with beta == 1, k == 0 with beta == 1 */
+  cblas_sgemm(102, 111, 111, 0, 2, 2, 1.0f, a, 2, b, 2, 0.0f, c, 2);
+  sgemm_("N", "N", &two, &zero, &two, &fone, a, &two, b, &two, &fzero, c, &two);
+  cblas_hgemm(102, 111, 111, 2, 2, 2, 0, h, 2, h, 2, 0x3c00, h, 2);
+  sgemm_("N", "N", &two, &two, &zero, &fone, a, &two, b, &two, &fone, c, &two);
+  /* 4 argument errors: lda (8), transa (1), order (0 in OpenBLAS's numbering), ldc (13) */
+  cblas_sgemm(102, 111, 111, 2, 2, 2, 1.0f, a, 1, b, 2, 0.0f, c, 2);
+  sgemm_("X", "N", &two, &two, &two, &fone, a, &two, b, &two, &fzero, c, &two);
+  cblas_shgemm(99, 111, 111, 2, 2, 2, 1.0f, h, 2, h, 2, 0.0f, c, 2);
+  hgemm_("N", "N", &two, &two, &two, h, h, &two, h, &two, h, h, &one);
+  printf("kinds: wrong=%d xerbla=%d\n", bad, atomic_load(&xerbla_calls));
+  return bad == 0 && atomic_load(&xerbla_calls) == 4 ? 0 : 1;
+}
+
+static int many(int n)
+{
+  int bad = 0;
+  for (int i = 0; i < n; i++)
+    bad += !checked_call(i % 2 ? HT_FORTRAN : HT_CBLAS, HT_S, 3 + i % 5, (unsigned)i + 1);
+  printf("many %d: pid %ld, wrong=%d\n", n, (long)getpid(), bad);
+  return bad ? 1 : 0;
+}
+
+/* Waits for pid at most seconds; kills it when it hangs.  0 right, 1 not. */
+static int wait_bounded(pid_t pid, double seconds, int *hung)
+{
+  int status = 0;
+  for (double waited = 0; waited < seconds; waited += 0.001) {
+    pid_t r = waitpid(pid, &status, WNOHANG);
+    if (r == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0)
+      return 0;
+    if (r == pid) {
+      printf("# child %ld: %s %d\n", (long)pid, WIFEXITED(status) ? "exit" : "signal",
+             WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+      return 1;
+    }
+    nanosleep(&(struct timespec){0, 1000000}, NULL);
+  }
+  kill(pid, SIGKILL);
+  waitpid(pid, &status, 0);
+  (*hung)++;
+  return 1;
+}
+
+static int exec_child(const char *self, int n)
+{
+  int bad = many(n) ? 1 : 0, hung = 0;
+  fflush(stdout);
+  pid_t pid = fork();
+  if (pid == 0) {
+    char count[16];
+    snprintf(count, sizeof count, "%d", n);
+    execl(self, self, "many", count, (char *)NULL);
+    _exit(127);
+  }
+  bad += pid < 0 || wait_bounded(pid, 60.0, &hung);
+  printf("exec: parent %ld, wrong or failed=%d\n", (long)getpid(), bad);
+  return bad ? 1 : 0;
+}
+
+static atomic_bool storm_stop;
+static atomic_int storm_bad, storm_calls;
+
+static void *storm_thread(void *arg)
+{
+  unsigned seed = (unsigned)(size_t)arg;
+  while (!atomic_load(&storm_stop)) {
+    atomic_fetch_add(&storm_bad, !checked_call(HT_CBLAS, HT_S, 2 + seed % 3, seed));
+    atomic_fetch_add(&storm_calls, 1);
+    seed += 2;
+  }
+  return NULL;
+}
+
+static int fork_storm(int rounds)
+{
+  /* Engines started first: forks during an engine's start are another
+   * test's (test/fork-start); this one is about the trace's lock. */
+  int bad = !checked_call(HT_CBLAS, HT_S, 3, 7);
+  pthread_t th[2];
+  fflush(stdout);
+  for (size_t i = 0; i < 2; i++)
+    pthread_create(&th[i], NULL, storm_thread, (void *)(i + 1));
+  int failed = 0, hung = 0;
+  for (int r = 0; r < rounds; r++) {
+    fflush(stdout);
+    nanosleep(&(struct timespec){0, 100000 + 37000 * (r % 7)}, NULL);
+    pid_t pid = fork();
+    if (pid == 0)
+      exit(checked_call(HT_FORTRAN, HT_S, 4, 99) ? 0 : 1); /* exit: the child's trace is written */
+    failed += pid < 0 || wait_bounded(pid, 5.0, &hung);
+    if (hung >= 3) /* enough to know: do not wait out every round */
+      break;
+  }
+  atomic_store(&storm_stop, true);
+  for (size_t i = 0; i < 2; i++)
+    pthread_join(th[i], NULL);
+  printf("fork-storm: %d rounds, %d children failed (%d hung), %d thread calls, %d wrong\n", rounds,
+         failed, hung, atomic_load(&storm_calls), atomic_load(&storm_bad));
+  return failed == 0 && bad == 0 && atomic_load(&storm_bad) == 0 ? 0 : 1;
+}
+
+int main(int argc, char **argv)
+{
+  const char *mode = argc > 1 ? argv[1] : "";
+  int n = argc > 2 ? atoi(argv[2]) : 0;
+  if (strcmp(mode, "kinds") == 0)
+    return kinds();
+  if (strcmp(mode, "many") == 0 && n > 0)
+    return many(n);
+  if (strcmp(mode, "exec") == 0 && n > 0)
+    return exec_child(argv[0], n);
+  if (strcmp(mode, "fork-storm") == 0 && n > 0)
+    return fork_storm(n);
+  fprintf(stderr, "trace-calls: bad arguments (see the comment at the top of test/trace-calls.c)\n");
+  return 1;
+}
