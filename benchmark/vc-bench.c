@@ -101,7 +101,7 @@ static void run_ours(int m, int n, int k, unsigned unroll, unsigned qpus, const 
   l.timing = t;
   l.profile_code = HOP_VC_EMU_BUS_BASE; /* the program is the allocation's first bytes */
   l.profile_words = prog.n;
-  r->ok = hop_vc_gemm_run(&l.base, &g, &prog, qpus, (size_t)1 << 30, r->why, sizeof r->why) == HOP_OK;
+  r->ok = hop_vc_gemm_run(&l.base, &g, &prog, qpus, (size_t)1 << 30, NULL, r->why, sizeof r->why) == HOP_OK;
   r->flops = 2.0 * m * n * k;
   if (l.last) {
     hop_qpuemu_counters(l.last, -1, &r->c);

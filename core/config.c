@@ -34,6 +34,7 @@ const struct hop_config_key hop_config_keys[] = {
   {"HOPBLAS_OPENCL_COPY_THREADS", "threads copying host memory <-> staging (0 = auto, 1 = none)"},
   {"HOPBLAS_OPENCL_CHUNK", "staged: bytes per upload and C read-back part (0 = 4 MiB)"},
   {"HOPBLAS_OPENCL_FAULT", "test knob: build|alloc|enqueue|read|upload[:N] fails the N-th such step"},
+  {"HOPBLAS_OPENCL_FTZ", "test knob: 1 treats the device as flushing subnormal floats to zero"},
   {"HOPBLAS_QUEUE_WINDOW", "wait for the device after every N commands (0 = never)"},
   {"HOPBLAS_QUEUE_SLICE_US", "with a queue window: longest predicted kernel launch (1000 us)"},
   {"HOPBLAS_OPENCL_TILE", "adreno/mali outputs per work-item: 4x8 | 4x4 | 8x4 | 8x8"},

@@ -80,6 +80,10 @@ struct hop_backend {
   /* A short note on how this thread's last successful gemm() ran (e.g. the
    * kernel family), appended to the trace's why column. May be NULL. */
   const char *(*detail)(void *state);
+  /* Does the device flush subnormal floats to zero?  NULL: never.  The
+   * router then declines it calls with subnormal inputs, and its gemm()
+   * recomputes results below hop_subnormal_limit() (core/subnormal.c). */
+  bool (*flushes)(void *state);
 };
 
 /* The registry, in preference order; the CPU engine is always last. */
@@ -202,6 +206,15 @@ bool hop_verify_begin(const struct hop_gemm *g, struct hop_verify_snapshot *snap
 /* Compare C with an OpenBLAS recomputation; maybe replace.  Returns the
  * verdict for the trace: "ok", "bad", "replaced" or "skipped". */
 const char *hop_verify_end(const struct hop_gemm *g, struct hop_verify_snapshot *snap);
+
+/* ---- engines that flush subnormals (core/subnormal.c) ------------------ */
+/* Does a float input (A, B, C when beta != 0, alpha, beta) hold a subnormal? */
+bool hop_subnormal_inputs(const struct hop_gemm *g);
+/* Results below this magnitude may have been moved by a flush beyond the
+ * contract's bound: recompute them with hop_subnormal_redo before C(i, j)
+ * is written (it reads C's old value when beta != 0). */
+float hop_subnormal_limit(const struct hop_gemm *g);
+float hop_subnormal_redo(const struct hop_gemm *g, int i, int j);
 
 /* ---- CPU engine entry used by core/ itself (verify, trivial cases) ----- */
 void hop_cpu_gemm(const struct hop_gemm *g);

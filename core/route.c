@@ -50,6 +50,13 @@ static bool try_engine(const struct hop_gemm *g, const struct hop_engine_view *v
     run_cpu(g, res);
     return true;
   }
+  /* A flushed subnormal input can change a result by any amount. */
+  if (v->be->flushes != NULL && v->be->flushes(v->state) && hop_subnormal_inputs(g)) {
+    hop_log(2, "%s declines %s %dx%dx%d: subnormal inputs, which it flushes to zero", v->be->name,
+            g->symbol, g->m, g->n, g->k);
+    explain(res, "%s declined: subnormal inputs (it flushes them)", v->be->name);
+    return false;
+  }
   struct hop_verify_snapshot snap;
   if (!hop_verify_begin(g, &snap)) {
     explain(res, "verify: no memory for a snapshot of C; ran on the CPU");

@@ -10,7 +10,7 @@ HOPTEST_LINK_FLAGS = -no-install
 HOPTEST_LIBS = test/libhoptest.la libhopblas.la -lm
 
 check_PROGRAMS += test/contract test/threads test/overflow test/gemm-once test/gemm-once-check \
-	test/xerbla test/trace-calls
+	test/xerbla test/trace-calls test/denormal
 test_contract_SOURCES = test/contract.c test/contract.h test/contract_groups.c
 test_contract_LDFLAGS = $(HOPTEST_LINK_FLAGS)
 test_contract_LDADD = $(HOPTEST_LIBS)
@@ -27,6 +27,9 @@ test_gemm_once_LDADD = $(HOPTEST_LIBS)
 test_gemm_once_check_SOURCES = test/gemm-once.c
 test_gemm_once_check_LDFLAGS = $(HOPTEST_LINK_FLAGS)
 test_gemm_once_check_LDADD = test/libhoptest.la libhopblas-check.la -lm
+test_denormal_SOURCES = test/denormal.c
+test_denormal_LDFLAGS = $(HOPTEST_LINK_FLAGS)
+test_denormal_LDADD = $(HOPTEST_LIBS)
 # Its own xerbla_ must be what the library calls: export it dynamically.
 test_xerbla_SOURCES = test/xerbla.c
 test_xerbla_LDFLAGS = $(HOPTEST_LINK_FLAGS) -export-dynamic
@@ -37,8 +40,8 @@ test_trace_calls_LDADD = $(HOPTEST_LIBS) -lpthread
 
 TESTS += test/abi.test test/contract-cpu.test test/netlib.test test/e2e.test test/threads.test \
 	test/xerbla.test test/overflow.test test/verify.test test/config.test test/docs.test \
-	test/trace.test
+	test/trace.test test/denormal.test
 dist_check_SCRIPTS += test/abi.test test/contract-cpu.test test/netlib.test test/e2e.test \
 	test/threads.test test/xerbla.test test/overflow.test test/verify.test test/config.test \
-	test/run-netlib.sh test/docs.test test/trace.test
+	test/run-netlib.sh test/docs.test test/trace.test test/denormal.test
 EXTRA_DIST += test/lib.sh test/e2e_prog.c test/e2e_numpy.py test/xerbla_msg.c

@@ -221,6 +221,15 @@ static double *dense_op(const struct ht_mat *x, bool trans, int outer, int k)
   return d;
 }
 
+/* Gradual underflow: each operation may also be off by half the smallest
+ * subnormal, 2^-150, in absolute terms (scaled by alpha for those before
+ * it); a flush to zero is far outside this. */
+double ht_bound(double tol, int k, double alpha, double abs_ab, double beta_c0)
+{
+  return tol * (k + 2) *
+         (FLT_EPSILON * (fabs(alpha) * abs_ab + fabs(beta_c0)) + (fabs(alpha) + 1.0) * 0x1p-150);
+}
+
 /* One element against its reference; true when within the contract. */
 bool ht_element_ok(enum ht_dtype dt, double got, double ref, double bound)
 {
@@ -263,7 +272,7 @@ static bool check_block(const struct ht_call *c, double tol, struct ht_bad *st, 
       }
       double c0 = c->beta != 0.0 ? ht_mat_get(&c->c, c->c.saved, i, j) : 0.0;
       double ref = (use_ab ? c->alpha * s : 0.0) + (c->beta != 0.0 ? c->beta * c0 : 0.0);
-      double bound = tol * (k + 2) * FLT_EPSILON * (fabs(c->alpha) * sa + fabs(c->beta * c0));
+      double bound = ht_bound(tol, k, c->alpha, sa, c->beta * c0);
       double got = ht_mat_get(&c->c, c->c.buf, i, j);
       if (!ht_element_ok(c->dtype, got, ref, bound)) {
         if (ok)

@@ -110,6 +110,9 @@ void ht_call_invoke(const struct ht_call *c); /* just the call: no shared writes
  * the same Inf; else within bound (sgemm, shgemm) or, for half C, between
  * the halves of ref - bound and ref + bound (one rounding of a float result). */
 bool ht_element_ok(enum ht_dtype dt, double got, double ref, double bound);
+/* The contract's bound for one element: tol (k + 2) (eps (|alpha| abs_ab +
+ * |beta_c0|) + (|alpha| + 1) 2^-150), abs_ab = (|A||B|)_ij, beta_c0 = beta C0_ij. */
+double ht_bound(double tol, int k, double alpha, double abs_ab, double beta_c0);
 
 /* Compare C with the double reference and every other cell with the
  * snapshot; tol is the c of c*k*eps.  On failure write a one-line reason

@@ -35,7 +35,7 @@ void hop_ref_sgemm(bool ta, bool tb, int m, int n, int k, float alpha, const flo
     }
   if (alpha == 0.0f || k == 0)
     return;
-  float *pack = malloc(sizeof(float) * MB * KB);
+  float *pack = malloc(sizeof(float) * (MB * KB + MB));
   if (pack == NULL) {
     ref_sgemm_unpacked(ta, tb, m, n, k, alpha, a, lda, b, ldb, c, ldc);
     return;
@@ -47,14 +47,21 @@ void hop_ref_sgemm(bool ta, bool tb, int m, int n, int k, float alpha, const flo
       for (int l = 0; l < kb; l++)
         for (int i = 0; i < mb; i++)
           pack[i + l * MB] = elem(a, ta, i0 + i, l0 + l, lda);
+      /* alpha scales the block's sums, not B: alpha * b may underflow
+       * into the subnormals (alpha = 2^-140) where the sum would not. */
+      float *sum = pack + MB * KB;
       for (int j = 0; j < n; j++) {
-        float *cj = &c[hop_at(i0, j, ldc)];
+        for (int i = 0; i < mb; i++)
+          sum[i] = 0.0f;
         for (int l = 0; l < kb; l++) {
-          float s = alpha * elem(b, tb, l0 + l, j, ldb);
+          float s = elem(b, tb, l0 + l, j, ldb);
           const float *al = &pack[l * MB];
           for (int i = 0; i < mb; i++)
-            cj[i] += s * al[i];
+            sum[i] += s * al[i];
         }
+        float *cj = &c[hop_at(i0, j, ldc)];
+        for (int i = 0; i < mb; i++)
+          cj[i] += alpha * sum[i];
       }
     }
   }

@@ -104,6 +104,12 @@ static enum hop_status ocl_gemm(void *state, const struct hop_gemm *g)
   return rc;
 }
 
+static bool ocl_flushes(void *state)
+{
+  const struct hop_ocl_state *st = state;
+  return st->flushes;
+}
+
 static void ocl_describe(void *state, FILE *out)
 {
   struct hop_ocl_state *st = state;
@@ -133,4 +139,5 @@ const struct hop_backend hop_backend_opencl = {
   .gemm = ocl_gemm,
   .describe = ocl_describe,
   .detail = hop_ocl_tune_detail,
+  .flushes = ocl_flushes,
 };

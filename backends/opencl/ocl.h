@@ -28,6 +28,7 @@ struct hop_ocl_device {
   cl_ulong global_mem, max_alloc, local_mem;
   size_t max_wg;
   cl_uint base_align; /* bytes a buffer's base address should have */
+  bool flushes;       /* CL_DEVICE_SINGLE_FP_CONFIG lacks CL_FP_DENORM (or is not answered) */
 };
 
 enum hop_ocl_memory { HOP_OCL_ZERO_COPY, HOP_OCL_STAGED };
@@ -153,6 +154,7 @@ struct hop_ocl_state {
   struct hop_ocl_tune *tune; /* parameters per size bucket, calibration (tune.h) */
   struct hop_ocl_fault fault;
   long queue_window;    /* HOPBLAS_QUEUE_WINDOW */
+  bool flushes;         /* subnormal floats flushed: the device, or HOPBLAS_OPENCL_FTZ=1 */
   int failures;         /* consecutive failed calls */
   bool off;             /* switched off after repeated device failures */
   _Atomic bool declines; /* off, or no program: predict() says so without the lock */
@@ -212,8 +214,8 @@ cl_mem hop_ocl_wrap(struct hop_ocl_state *st, const void *first, size_t bytes, s
                     cl_ulong *off, cl_int *err);
 void hop_ocl_pack(struct hop_ocl_state *st, const void *x, int ld, size_t esize, int row0,
                   int col0, int rows, int cols, void *dst);
-void hop_ocl_unpack_c(struct hop_ocl_state *st, const struct hop_gemm *g, bool accumulated,
-                      const void *src, int i0, int j0, int rows, int cols);
+size_t hop_ocl_unpack_c(struct hop_ocl_state *st, const struct hop_gemm *g, bool accumulated,
+                        const void *src, int i0, int j0, int rows, int cols);
 enum hop_status hop_ocl_status(cl_int err);
 double hop_ocl_now(void);
 cl_int hop_ocl_wait(struct hop_ocl_state *st, cl_event ev);

@@ -66,6 +66,7 @@ struct call {
   int *done_cols;           /* per tile: its first done_cols columns are final in C */
   size_t ntiles, nfinal;
   bool touched;             /* some column of C holds final values */
+  size_t redone;            /* results recomputed on the CPU (a flushing device) */
   struct hop_ocl_stager sg; /* staged uploads; every path's host time by phase */
   cl_int err;
   const char *what;         /* the step that failed */
@@ -368,7 +369,7 @@ static bool tile_finish(struct call *c, struct c_slot *cs)
     size_t off = (size_t)j * (size_t)cs->rows * c->p.c_esize;
     const unsigned char *src = c->staged ? st->pool.stage[2][cs - c->cs].host : cs->mapped;
     double t0 = hop_ocl_now();
-    hop_ocl_unpack_c(st, c->g, c->p.ksplit, src + off, cs->i0, cs->j0 + j, cs->rows, n);
+    c->redone += hop_ocl_unpack_c(st, c->g, c->p.ksplit, src + off, cs->i0, cs->j0 + j, cs->rows, n);
     c->sg.unpack_s += hop_ocl_now() - t0;
     c->sg.unpack_bytes += (double)n * (double)cs->rows * (double)c->p.c_esize;
     c->done_cols[cs->tile] = j + n;
@@ -557,6 +558,10 @@ enum hop_status hop_ocl_run(struct hop_ocl_state *st, const struct hop_gemm *g)
       finish_on_cpu(&c);
     }
   }
+  if (c.redone > 0)
+    hop_log(2, "opencl recomputed %zu of %zu results on the CPU: below %.3g, where the device's "
+               "flush of subnormals could have moved them", c.redone, (size_t)g->m * (size_t)g->n,
+            (double)hop_subnormal_limit(g));
   log_phases(&c, hop_ocl_now() - t0);
   free(c.done_cols);
   return rc;

@@ -30,6 +30,7 @@ static void device_query(struct hop_ocl_device *d)
 {
   cl_bool avail = CL_FALSE, compiler = CL_FALSE, unified = CL_FALSE;
   cl_uint align_bits = 0;
+  cl_device_fp_config fp = 0;
   info_string(d->id, NULL, CL_DEVICE_NAME, d->name, sizeof d->name);
   info_string(d->id, NULL, CL_DEVICE_VENDOR, d->vendor, sizeof d->vendor);
   info_string(d->id, NULL, CL_DRIVER_VERSION, d->driver, sizeof d->driver);
@@ -45,8 +46,10 @@ static void device_query(struct hop_ocl_device *d)
   clGetDeviceInfo(d->id, CL_DEVICE_LOCAL_MEM_SIZE, sizeof d->local_mem, &d->local_mem, NULL);
   clGetDeviceInfo(d->id, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof d->max_wg, &d->max_wg, NULL);
   clGetDeviceInfo(d->id, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align_bits, &align_bits, NULL);
+  clGetDeviceInfo(d->id, CL_DEVICE_SINGLE_FP_CONFIG, sizeof fp, &fp, NULL);
   d->usable = avail && compiler && d->max_alloc > 0 && d->max_wg > 0;
   d->unified = unified;
+  d->flushes = (fp & CL_FP_DENORM) == 0; /* optional in OpenCL 1.2: Mali and Adreno may lack it */
   /* Page alignment at most: the aligned-down start of a host view must stay on its page. */
   d->base_align = align_bits >= 8 && align_bits / 8 <= 4096 ? align_bits / 8 : 128;
 }
@@ -193,6 +196,7 @@ enum hop_status hop_ocl_runtime_open(struct hop_ocl_state *st, char *why, size_t
   if (knob > 0 && (cl_ulong)knob < st->cap)
     st->cap = (size_t)knob;
   st->queue_window = hop_config_int("HOPBLAS_QUEUE_WINDOW", 0, 1L << 30, 0);
+  st->flushes = d->flushes || hop_config_int("HOPBLAS_OPENCL_FTZ", 0, 1, 0) == 1;
   snprintf(why, len, "%s (%s)", d->name, d->platform_name);
   return HOP_OK;
 }
@@ -235,4 +239,10 @@ void hop_ocl_runtime_describe(const struct hop_ocl_state *st, FILE *out)
   fprintf(out, "  device in use: %zu (%s)\n", st->dev, st->dev_why);
   fprintf(out, "  host memory: %s (%s)\n", st->memory == HOP_OCL_ZERO_COPY ? "zero-copy" : "staged",
           st->memory_why);
+  fprintf(out, "  subnormal floats: %s\n",
+          !st->flushes ? "kept (CL_FP_DENORM)"
+          : hop_ocl_device(st)->flushes
+            ? "flushed by the device: calls with subnormal inputs go elsewhere, small results are "
+              "recomputed"
+            : "treated as flushed (HOPBLAS_OPENCL_FTZ=1)");
 }

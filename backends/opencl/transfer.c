@@ -8,6 +8,7 @@
  * are split by columns over worker threads (copy.c).  The staged path
  * uploads operands chunk by chunk through a ring of pinned buffers, so
  * that the link carries chunk i while the host packs chunk i + 1. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -141,16 +142,18 @@ void hop_ocl_pack(struct hop_ocl_state *st, const void *x, int ld, size_t esize,
 struct unpack_job {
   const struct hop_gemm *g;
   bool accumulated;
+  float limit; /* a flushing device: results below it are recomputed (core/subnormal.c) */
+  size_t redone;
   const void *src;
   int i0, j0, rows;
 };
 
 static void unpack_columns(void *arg, int j0, int j1)
 {
-  const struct unpack_job *u = arg;
+  struct unpack_job *u = arg;
   const struct hop_gemm *g = u->g;
   int rows = u->rows;
-  if (!u->accumulated) {
+  if (!u->accumulated && u->limit == 0.0f) {
     size_t e = hop_dtype_c_size(g->dtype), run = (size_t)rows * e;
     if (rows == g->ldc) { /* whole columns of C: one run */
       memcpy((unsigned char *)g->c + hop_at(u->i0, u->j0 + j0, g->ldc) * e,
@@ -163,32 +166,48 @@ static void unpack_columns(void *arg, int j0, int j1)
     return;
   }
   const float *acc = u->src;
+  size_t redone = 0;
   for (int j = j0; j < j1; j++) {
     const float *a = acc + (size_t)j * rows;
     size_t at = hop_at(u->i0, u->j0 + j, g->ldc);
-    if (g->dtype == HOP_DTYPE_H) {
+    if (g->dtype == HOP_DTYPE_H) { /* never flushed (core/subnormal.c): accumulated only */
       uint16_t *c = (uint16_t *)g->c + at;
       for (int i = 0; i < rows; i++)
         c[i] = hop_float_to_half(g->beta == 0.0f ? a[i] : a[i] + g->beta * hop_half_to_float(c[i]));
-    } else {
-      float *c = (float *)g->c + at;
+      continue;
+    }
+    float *c = (float *)g->c + at;
+    if (u->limit == 0.0f) { /* accumulated: the tight loop of every large staged call */
       for (int i = 0; i < rows; i++)
         c[i] = g->beta == 0.0f ? a[i] : a[i] + g->beta * c[i];
+      continue;
+    }
+    for (int i = 0; i < rows; i++) {
+      float v = u->accumulated && g->beta != 0.0f ? a[i] + g->beta * c[i] : a[i];
+      if (fabsf(v) < u->limit) { /* c[i] still holds C's old value */
+        v = hop_subnormal_redo(g, u->i0 + i, u->j0 + j);
+        redone++;
+      }
+      c[i] = v;
     }
   }
+  if (redone > 0) /* the shares run on several threads */
+    __atomic_fetch_add(&u->redone, redone, __ATOMIC_RELAXED);
 }
 
 /* Write a finished rows x cols tile (dense, ld = rows) into C at (i0, j0).
  * `accumulated`: the tile holds alpha op(A) op(B) in float (k was cut) and
  * beta * C is added here; else it holds the final values in C's type.
- * Every column is written when this returns (nothing here can fail). */
-void hop_ocl_unpack_c(struct hop_ocl_state *st, const struct hop_gemm *g, bool accumulated,
-                      const void *src, int i0, int j0, int rows, int cols)
+ * Every column is written when this returns (nothing here can fail).  On a
+ * flushing device, returns how many results were recomputed. */
+size_t hop_ocl_unpack_c(struct hop_ocl_state *st, const struct hop_gemm *g, bool accumulated,
+                        const void *src, int i0, int j0, int rows, int cols)
 {
   struct unpack_job u = {.g = g, .accumulated = accumulated, .src = src, .i0 = i0, .j0 = j0,
-                         .rows = rows};
+                         .rows = rows, .limit = st->flushes ? hop_subnormal_limit(g) : 0.0f};
   size_t e = accumulated ? 4 : hop_dtype_c_size(g->dtype);
   hop_ocl_copy_columns(st, (size_t)rows * (size_t)cols * e, cols, unpack_columns, &u);
+  return u.redone;
 }
 
 double hop_ocl_now(void)

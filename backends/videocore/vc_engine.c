@@ -56,6 +56,21 @@ static enum hop_status emu_init(void **state, char *why, size_t why_len)
   return HOP_OK;
 }
 
+/* The QPUs flush subnormal floats, inputs and results (the fact sheet). */
+static bool vc_flushes(void *state)
+{
+  (void)state;
+  return true;
+}
+
+static void log_redone(const char *engine, const struct hop_gemm *g, size_t redone)
+{
+  if (redone > 0)
+    hop_log(2, "%s recomputed %zu of %zu results on the CPU: below %.3g, where the QPUs' flush of "
+               "subnormals could have moved them", engine, redone, (size_t)g->m * (size_t)g->n,
+            (double)hop_subnormal_limit(g));
+}
+
 /* Emulated seconds would mislead the router: only when asked for by name. */
 static double emu_predict(void *state, const struct hop_gemm *g)
 {
@@ -74,8 +89,10 @@ static enum hop_status emu_gemm(void *state, const struct hop_gemm *g)
   }
   struct hop_vc_emu_launcher l;
   hop_vc_emu_launcher_init(&l, st->max_bytes);
+  size_t redone = 0;
   enum hop_status s = hop_vc_gemm_run(&l.base, g, &st->prog[g->beta == 0.0f], st->threads, st->max_bytes,
-                                      why, sizeof why);
+                                      &redone, why, sizeof why);
+  log_redone("videocore-emu", g, redone);
   if (s != HOP_OK) {
     hop_log(s == HOP_DECLINED ? 2 : 1, "videocore-emu %s %dx%dx%d: %s",
             s == HOP_DECLINED ? "declines" : "failed on", g->m, g->n, g->k, why);
@@ -98,6 +115,8 @@ static void vc_describe(void *state, FILE *out)
                "%.1f%% of ALU slots do fadd/fmul\n", p->n, st->prog[1].n, loop, p->unroll,
           100.0 * 128.0 * p->unroll / (2.0 * (double)loop));
   fprintf(out, "  threads: %u QPUs; GPU memory per call at most %zu MiB\n", st->threads, st->max_bytes >> 20);
+  fprintf(out, "  subnormal floats: flushed by the QPUs: calls with subnormal inputs go elsewhere, small "
+               "results are recomputed\n");
   if (st->real)
     fprintf(out, "  board: %s, V3D clock %u MHz\n", st->mbox.board.model, st->mbox.clock_hz / 1000000u);
 }
@@ -110,6 +129,7 @@ const struct hop_backend hop_backend_videocore_emu = {
   .predict = emu_predict,
   .gemm = emu_gemm,
   .describe = vc_describe,
+  .flushes = vc_flushes,
 };
 
 /* ---- the real QPUs ------------------------------------------------------- */
@@ -157,8 +177,10 @@ static enum hop_status real_gemm(void *state, const struct hop_gemm *g)
 {
   struct vc_state *st = state;
   char why[320] = "";
+  size_t redone = 0;
   enum hop_status s = hop_vc_gemm_run(&st->mbox.base, g, &st->prog[g->beta == 0.0f], st->threads,
-                                      st->max_bytes, why, sizeof why);
+                                      st->max_bytes, &redone, why, sizeof why);
+  log_redone("videocore", g, redone);
   if (s != HOP_OK)
     hop_log(s == HOP_DECLINED ? 2 : 1, "videocore %s %dx%dx%d: %s", s == HOP_DECLINED ? "declines" : "failed on",
             g->m, g->n, g->k, why);
@@ -173,4 +195,5 @@ const struct hop_backend hop_backend_videocore = {
   .predict = real_predict,
   .gemm = real_gemm,
   .describe = vc_describe,
+  .flushes = vc_flushes,
 };

@@ -16,7 +16,13 @@
  *
  * The block is 16x64, so the QPUs may compute C^T = op(B)^T op(A)^T
  * instead when that pads less (a row-major 96 x 3072 result arrives here
- * as 3072 x 96: 25% padding one way, none the other). */
+ * as 3072 x 96: 25% padding one way, none the other).
+ *
+ * The QPUs flush subnormal floats to zero.  The router keeps calls with
+ * subnormal inputs away (hop_backend.flushes); the results small enough
+ * for a flush to matter are recomputed as they are unpacked, while the
+ * caller's C still holds the old values (core/subnormal.c). */
+#include <math.h>
 #include <string.h>
 
 #include "vc.h"
@@ -187,24 +193,31 @@ void hop_vc_pack(const struct hop_gemm *g, const struct hop_vc_program *prog,
     pack_c(g, plan, (float *)(h + plan->off_c));
 }
 
-void hop_vc_unpack(const struct hop_gemm *g, const struct hop_vc_plan *plan, const struct hop_vc_mem *mem)
+size_t hop_vc_unpack(const struct hop_gemm *g, const struct hop_vc_plan *plan, const struct hop_vc_mem *mem)
 {
   const float *tiles = (const float *)((const char *)mem->host + plan->off_c);
+  float limit = hop_subnormal_limit(g);
+  size_t redone = 0;
   for (int c = 0; c < plan->n; c++)
     for (int r = 0; r < plan->m; r++) {
       float v = tiles[(((size_t)(r / 16) * (size_t)plan->nb + (size_t)(c / 64)) * 64 + (size_t)(c % 64)) * 16 +
                       (size_t)(r % 16)];
+      if (fabsf(v) < limit) { /* C(i, j) still holds its old value here */
+        v = plan->swap ? hop_subnormal_redo(g, c, r) : hop_subnormal_redo(g, r, c);
+        redone++;
+      }
       size_t at = c_at(g, plan, r, c);
       if (g->dtype == HOP_DTYPE_H)
         ((uint16_t *)g->c)[at] = hop_float_to_half(v);
       else
         ((float *)g->c)[at] = v;
     }
+  return redone;
 }
 
 enum hop_status hop_vc_gemm_run(struct hop_vc_launcher *l, const struct hop_gemm *g,
                                 const struct hop_vc_program *prog, unsigned max_threads,
-                                size_t max_bytes, char *why, size_t why_len)
+                                size_t max_bytes, size_t *redone, char *why, size_t why_len)
 {
   struct hop_vc_plan plan;
   enum hop_status st = hop_vc_plan_make(g, prog, max_threads, &plan, why, why_len);
@@ -226,8 +239,11 @@ enum hop_status hop_vc_gemm_run(struct hop_vc_launcher *l, const struct hop_gemm
   double ms = 1000.0 + flops / 1e6;
   unsigned timeout_ms = ms > 600000.0 ? 600000u : (unsigned)ms;
   st = l->execute(l, &mem, mem.bus + (uint32_t)plan.off_control, plan.threads, timeout_ms, why, why_len);
-  if (st == HOP_OK)
-    hop_vc_unpack(g, &plan, &mem);
+  if (st == HOP_OK) {
+    size_t n = hop_vc_unpack(g, &plan, &mem);
+    if (redone != NULL)
+      *redone = n;
+  }
   l->release(l, &mem);
   return st;
 }

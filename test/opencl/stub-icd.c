@@ -156,6 +156,9 @@ static cl_int CL_API_CALL device_info(cl_device_id d, cl_device_info what, size_
   case CL_DEVICE_MAX_MEM_ALLOC_SIZE: u = 64u << 20; return info(&u, sizeof u, avail, out, out_size);
   case CL_DEVICE_LOCAL_MEM_SIZE: u = 64u << 10; return info(&u, sizeof u, avail, out, out_size);
   case CL_DEVICE_MAX_WORK_GROUP_SIZE: z = 1024; return info(&z, sizeof z, avail, out, out_size);
+  case CL_DEVICE_SINGLE_FP_CONFIG: /* its kernels run on the host, subnormals kept */
+    u = CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST;
+    return info(&u, sizeof(cl_device_fp_config), avail, out, out_size);
   default: return CL_INVALID_VALUE;
   }
   return info(s, strlen(s) + 1, avail, out, out_size);

@@ -130,7 +130,7 @@ static double run_sgemm(struct hop_vc_launcher *l, int m, int n, int k, float be
   struct hop_vc_program prog;
   char why[320] = "";
   hop_vc_program_build(&prog, 2, beta == 0.0f, why, sizeof why);
-  *st = hop_vc_gemm_run(l, &g, &prog, 12, 64u << 20, why, sizeof why);
+  *st = hop_vc_gemm_run(l, &g, &prog, 12, 64u << 20, NULL, why, sizeof why);
   if (*st != HOP_OK)
     printf("# %s\n", why);
   *untouched = memcmp(c, c0, sizeof(float) * (size_t)m * n) == 0;
