@@ -328,7 +328,11 @@ int hop_cli_bench(int argc, char **argv)
                 r->dtype, r->trans, r->m, r->n, r->k, r->seconds, r->gflops, r->max_err,
                 r->within, r->skipped, r->note);
       }
-      fclose(fp);
+      /* A full disk shows at the flush, not at fprintf. */
+      if (ferror(fp) | fclose(fp)) {
+        fprintf(stderr, "hopblas bench: writing %s failed: %s\n", p.csv, strerror(errno));
+        bad++;
+      }
     }
   }
   if (p.png != NULL && !bench_plot(p.png, rows, nrows, "hopblas bench"))

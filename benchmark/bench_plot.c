@@ -1,9 +1,14 @@
 /* The benchmark's PNG: GFLOPS against cbrt(m n k) on a log2 axis, one line
  * per engine x mode x dtype x transposes, drawn by gnuplot (data inline, no
  * temporary files).  Skipped cases leave a gap. */
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "bench.h"
 
@@ -13,8 +18,29 @@ static bool same_series(const struct bench_row *a, const struct bench_row *b)
          strcmp(a->dtype, b->dtype) == 0 && strcmp(a->trans, b->trans) == 0;
 }
 
+/* The output must be a file we can write: gnuplot, failing to open it,
+ * would draw on its stdout (ours) instead. */
+static bool plot_target_ok(const char *png)
+{
+  if (strchr(png, '\'') != NULL) {
+    fprintf(stderr, "hopblas bench: --plot %s: a quote in the path; no plot\n", png);
+    return false;
+  }
+  int fd = open(png, O_WRONLY | O_CREAT | O_TRUNC | O_NONBLOCK, 0644);
+  struct stat sb;
+  bool ok = fd >= 0 && fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode);
+  if (!ok)
+    fprintf(stderr, "hopblas bench: --plot %s: %s; no plot\n", png,
+            fd < 0 ? strerror(errno) : "not a regular file");
+  if (fd >= 0)
+    close(fd);
+  return ok;
+}
+
 bool bench_plot(const char *png, const struct bench_row *rows, size_t n, const char *title)
 {
+  if (!plot_target_ok(png))
+    return false;
   /* The first row of every series. */
   size_t *first = calloc(n + 1, sizeof *first), nseries = 0;
   if (first == NULL)
@@ -52,6 +78,9 @@ bool bench_plot(const char *png, const struct bench_row *rows, size_t n, const c
   }
   free(first);
   int rc = pclose(gp);
+  struct stat sb;
+  if (rc == 0 && (stat(png, &sb) != 0 || sb.st_size == 0))
+    rc = -1;
   if (rc != 0)
     fprintf(stderr, "hopblas bench: gnuplot failed (status %d); no plot\n", rc);
   return rc == 0;

@@ -32,9 +32,19 @@ static void print_env(void)
 
 int hop_cli_info(int argc, char **argv)
 {
-  if (argc > 1 && strcmp(argv[1], "--env") == 0) {
+  if (argc == 2 && strcmp(argv[1], "--env") == 0) {
     print_env();
     return 0;
+  }
+  if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+    printf("usage: hopblas info [--env]\n"
+           "  engines found, why others are off, routing thresholds, paths;\n"
+           "  --env: every configuration variable and its current value\n");
+    return 0;
+  }
+  if (argc > 1) {
+    fprintf(stderr, "hopblas info: unknown argument '%s' (usage: hopblas info [--env])\n", argv[1]);
+    return 2;
   }
   const struct hop_config *cfg = hop_config();
   char cache[4096];

@@ -12,6 +12,10 @@
 
 static int cli_version(int argc, char **argv)
 {
+  if (argc > 1) {
+    fprintf(stderr, "hopblas version: unknown argument '%s' (it takes none)\n", argv[1]);
+    return 2;
+  }
   printf("%s\n", hopblas_version());
   return 0;
 }
@@ -48,7 +52,7 @@ int main(int argc, char **argv)
   if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)
     return cli_help(argc, argv);
   if (strcmp(argv[1], "--version") == 0)
-    return cli_version(argc, argv);
+    return cli_version(argc - 1, argv + 1);
   fprintf(stderr, "hopblas: unknown command '%s' (try `hopblas help`)\n", argv[1]);
   return 2;
 }
