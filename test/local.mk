@@ -33,8 +33,10 @@ test_xerbla_LDFLAGS = $(HOPTEST_LINK_FLAGS) -export-dynamic
 test_xerbla_LDADD = $(HOPTEST_LIBS)
 
 TESTS += test/abi.test test/contract-cpu.test test/netlib.test test/e2e.test test/threads.test \
-	test/xerbla.test test/overflow.test test/verify.test test/config.test test/docs.test
+	test/xerbla.test test/overflow.test test/verify.test test/config.test test/docs.test \
+	test/install.test
 dist_check_SCRIPTS += test/abi.test test/contract-cpu.test test/netlib.test test/e2e.test \
 	test/threads.test test/xerbla.test test/overflow.test test/verify.test test/config.test \
-	test/run-netlib.sh test/docs.test
-EXTRA_DIST += test/lib.sh test/e2e_prog.c test/e2e_numpy.py test/xerbla_msg.c
+	test/run-netlib.sh test/docs.test test/install.test
+EXTRA_DIST += test/lib.sh test/e2e_prog.c test/e2e_numpy.py test/xerbla_msg.c \
+	test/indirect_lib.c test/indirect_prog.c
