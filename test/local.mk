@@ -40,8 +40,10 @@ test_trace_calls_LDADD = $(HOPTEST_LIBS) -lpthread
 
 TESTS += test/abi.test test/contract-cpu.test test/netlib.test test/e2e.test test/threads.test \
 	test/xerbla.test test/overflow.test test/verify.test test/config.test test/docs.test \
-	test/trace.test test/denormal.test test/cli.test
+	test/trace.test test/denormal.test test/cli.test test/install.test
 dist_check_SCRIPTS += test/abi.test test/contract-cpu.test test/netlib.test test/e2e.test \
 	test/threads.test test/xerbla.test test/overflow.test test/verify.test test/config.test \
-	test/run-netlib.sh test/docs.test test/trace.test test/denormal.test test/cli.test
-EXTRA_DIST += test/lib.sh test/e2e_prog.c test/e2e_numpy.py test/xerbla_msg.c
+	test/run-netlib.sh test/docs.test test/trace.test test/denormal.test test/cli.test \
+	test/install.test
+EXTRA_DIST += test/lib.sh test/e2e_prog.c test/e2e_numpy.py test/xerbla_msg.c \
+	test/indirect_lib.c test/indirect_prog.c
