@@ -31,7 +31,7 @@ static void fast_prepare(void)
   hop_cpu_direct(&fast.path.cblas_sgemm, &fast.path.sgemm);
   if (fast.path.cblas_sgemm == NULL || fast.path.sgemm == NULL)
     return;
-  fast.path.max_mnk = max_flops / 2.0;
+  fast.path.max_mnk = fmin(max_flops / 2.0, HOP_FAST_PATH_MAX_MNK);
   __atomic_store_n(&hop_fast_path_ready, &fast.path, __ATOMIC_RELEASE);
 }
 

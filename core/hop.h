@@ -245,14 +245,20 @@ static inline const struct hop_fast_path *hop_fast_path(void)
   return __atomic_load_n(&hop_fast_path_ready, __ATOMIC_ACQUIRE);
 }
 void hop_fast_path_prepare(void);
-/* May the fast path take these sizes?  Every element offset must fit in an
- * int (OpenBLAS kernels may index with 32-bit ints; core/ cuts such calls
- * into slices).  Cheap and conservative: ORs bound the maxima from above,
- * and ld * (cols - 1) + rows <= (max ld + 1) * max dim. */
-static inline bool hop_fast_path_offsets_fit(int m, int n, int k, int lda, int ldb, int ldc)
+/* The fast path takes calls of m*n*k < max_mnk <= 2^20 (so each size is
+ * below 2^20) whose leading dimensions are all below 2^11: then every
+ * element offset fits in an int, which OpenBLAS kernels may index with
+ * (core/ cuts larger calls into slices whose offsets fit).  One OR and one
+ * compare on the ld arguments: the interposition stays a few instructions. */
+#define HOP_FAST_PATH_MAX_MNK 1048576.0
+/* alpha != 0 (NaN counts as non-zero, -0 as zero) in three instructions. */
+static inline bool hop_float_nonzero(float f)
 {
-  return ((int64_t)(lda | ldb | ldc) + 1) * (m | n | k) <= INT32_MAX;
+  uint32_t bits;
+  __builtin_memcpy(&bits, &f, sizeof bits);
+  return (bits << 1) != 0;
 }
+#define HOP_FAST_PATH_LD_LIMIT 2048u
 /* OpenBLAS's own entry points, NULL when the CPU engine uses the reference. */
 void hop_cpu_direct(hop_cblas_sgemm_fn *cblas, hop_f77_sgemm_fn *f77);
 

@@ -39,8 +39,8 @@ HOP_EXPORT void sgemm_(const char *transa, const char *transb, const int *m, con
 {
   /* Tiny calls the CPU would get anyway: see cblas_sgemm. */
   const struct hop_fast_path *fast = hop_fast_path();
-  if (fast != NULL && *alpha != 0.0f && (double)*m * *n * *k < fast->max_mnk &&
-      hop_fast_path_offsets_fit(*m, *n, *k, *lda, *ldb, *ldc))
+  if (fast != NULL && hop_float_nonzero(*alpha) && (double)*m * *n * *k < fast->max_mnk &&
+      (unsigned)(*lda | *ldb | *ldc) < HOP_FAST_PATH_LD_LIMIT)
     fast->sgemm(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, len_transa, len_transb);
   else
     sgemm_through_core(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);

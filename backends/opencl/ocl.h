@@ -141,6 +141,7 @@ struct hop_ocl_state {
   cl_context ctx;
   cl_command_queue q[HOP_OCL_QUEUES];
   enum hop_ocl_memory memory;
+  bool memory_chosen_by_user; /* HOPBLAS_OPENCL_MEMORY named one: every call takes it */
   char memory_why[160];
   char variant_why[160];
   const struct hop_ocl_family *family; /* generic, adreno or mali (family.h) */

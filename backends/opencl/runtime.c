@@ -152,6 +152,8 @@ static void choose_memory(struct hop_ocl_state *st)
 {
   const struct hop_ocl_device *d = hop_ocl_device(st);
   const char *want = hop_config_get("HOPBLAS_OPENCL_MEMORY");
+  st->memory_chosen_by_user = want != NULL && (strcmp(want, "zero-copy") == 0 ||
+                                               strcmp(want, "staged") == 0);
   if (want != NULL && strcmp(want, "zero-copy") == 0) {
     st->memory = HOP_OCL_ZERO_COPY;
     snprintf(st->memory_why, sizeof st->memory_why, "HOPBLAS_OPENCL_MEMORY=zero-copy");
@@ -163,7 +165,9 @@ static void choose_memory(struct hop_ocl_state *st)
       hop_log(1, "HOPBLAS_OPENCL_MEMORY=%.40s is not auto|zero-copy|staged; using auto", want);
     st->memory = d->unified ? HOP_OCL_ZERO_COPY : HOP_OCL_STAGED;
     snprintf(st->memory_why, sizeof st->memory_why, "%s",
-             d->unified ? "the device shares host memory" : "discrete device memory");
+             d->unified ? "the device shares host memory; calls of at most 64 KiB of operands "
+                          "are staged through the kept buffers"
+                        : "discrete device memory");
   }
 }
 
