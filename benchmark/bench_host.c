@@ -107,7 +107,7 @@ static void route_note(struct bench_data *d, char *note, size_t len)
   struct hop_config *cfg = (struct hop_config *)hop_config();
   const struct hop_fast_path *fast = hop_fast_path();
   snprintf(cfg->trace_path, sizeof cfg->trace_path, "%s", trace_path);
-  __atomic_store_n(&hop_fast_path_ready, NULL, __ATOMIC_RELEASE);
+  __atomic_store_n(&hop_fast_path_ready, &hop_fast_path_off, __ATOMIC_RELEASE);
   hopblas_call(d);
   hop_trace_release(); /* written and closed before the file is read */
   cfg->trace_path[0] = '\0';

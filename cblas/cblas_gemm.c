@@ -42,8 +42,9 @@ HOP_EXPORT void cblas_sgemm(int order, int transa, int transb, int m, int n, int
   /* Tiny calls the CPU would get anyway: OpenBLAS checks and computes them.
    * alpha == 0 stays with us: OpenBLAS would read A and B (NaN propagates). */
   const struct hop_fast_path *fast = hop_fast_path();
-  if (fast != NULL && hop_float_nonzero(alpha) && (double)m * n * k < fast->max_mnk &&
-      (unsigned)(lda | ldb | ldc) < HOP_FAST_PATH_LD_LIMIT)
+  if (hop_float_nonzero(alpha) &&
+      (unsigned)(lda | ldb | ldc) < HOP_FAST_PATH_LD_LIMIT &&
+      hop_fast_path_mnk(m, n, k) < fast->max_mnk)
     fast->cblas_sgemm(order, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
   else
     sgemm_through_core(order, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);

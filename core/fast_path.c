@@ -12,7 +12,8 @@ static struct {
   struct hop_fast_path path;
 } fast = {PTHREAD_ONCE_INIT};
 
-const struct hop_fast_path *hop_fast_path_ready;
+const struct hop_fast_path hop_fast_path_off = {.max_mnk = 0};
+const struct hop_fast_path *hop_fast_path_ready = &hop_fast_path_off;
 
 static void fast_prepare(void)
 {
@@ -31,7 +32,7 @@ static void fast_prepare(void)
   hop_cpu_direct(&fast.path.cblas_sgemm, &fast.path.sgemm);
   if (fast.path.cblas_sgemm == NULL || fast.path.sgemm == NULL)
     return;
-  fast.path.max_mnk = fmin(max_flops / 2.0, HOP_FAST_PATH_MAX_MNK);
+  fast.path.max_mnk = (uint64_t)fmin(max_flops / 2.0, HOP_FAST_PATH_MAX_MNK);
   __atomic_store_n(&hop_fast_path_ready, &fast.path, __ATOMIC_RELEASE);
 }
 

@@ -130,7 +130,7 @@ uint64_t hop_hash_fnv1a(const void *data, size_t len, uint64_t h);
 /* SIGPIPE and SIGXFSZ held back around hopblas's writes and device calls
  * (core/paths.c): never a signal that kills the host. */
 struct hop_sighold {
-  sigset_t old, before;
+  sigset_t old;
 };
 void hop_sighold_begin(struct hop_sighold *h);
 void hop_sighold_end(struct hop_sighold *h);
@@ -232,25 +232,31 @@ typedef void (*hop_f77_sgemm_fn)(const char *, const char *, const int *, const 
                                  const float *, const float *, const int *, const float *,
                                  const int *, const float *, float *, const int *, size_t, size_t);
 struct hop_fast_path {
-  double max_mnk; /* m*n*k below this (and alpha != 0) goes straight to OpenBLAS */
+  uint64_t max_mnk; /* m*n*k below this (and alpha != 0) goes straight to OpenBLAS */
   hop_cblas_sgemm_fn cblas_sgemm;
   hop_f77_sgemm_fn sgemm;
 };
-/* NULL until the first call through core/ has set it up, or when off
- * (tracing, a forced device engine, no OpenBLAS).  Read inline: the entry
- * points must reach OpenBLAS without saving their arguments around a call. */
+/* hop_fast_path_off (max_mnk 0: no call qualifies, so the entry points
+ * need no NULL test) until the first call through core/ has set it up, or
+ * for good when off (tracing, a forced device engine, no OpenBLAS).  Read
+ * inline: the entry points must reach OpenBLAS without saving their
+ * arguments around a call. */
+extern const struct hop_fast_path hop_fast_path_off;
 extern const struct hop_fast_path *hop_fast_path_ready; /* __atomic_* access only */
 static inline const struct hop_fast_path *hop_fast_path(void)
 {
   return __atomic_load_n(&hop_fast_path_ready, __ATOMIC_ACQUIRE);
 }
 void hop_fast_path_prepare(void);
-/* The fast path takes calls of m*n*k < max_mnk <= 2^20 (so each size is
- * below 2^20) whose leading dimensions are all below 2^11: then every
- * element offset fits in an int, which OpenBLAS kernels may index with
- * (core/ cuts larger calls into slices whose offsets fit).  One OR and one
- * compare on the ld arguments: the interposition stays a few instructions. */
+/* The fast path takes calls whose leading dimensions are all below 2^11
+ * and whose m*n*k is below max_mnk <= 2^20.  Then every element offset fits
+ * in an int, which OpenBLAS kernels may index with (core/ cuts larger calls
+ * into slices whose offsets fit): m and k are below some ld, n below 2^20.
+ * With valid arguments m*k < 2^22 and the product fits in 64 bits;
+ * invalid ones wrap (unsigned, no undefined behaviour) and OpenBLAS or
+ * core/ reports them.  A few instructions: the interposition stays cheap. */
 #define HOP_FAST_PATH_MAX_MNK 1048576.0
+#define HOP_FAST_PATH_LD_LIMIT 2048u
 /* alpha != 0 (NaN counts as non-zero, -0 as zero) in three instructions. */
 static inline bool hop_float_nonzero(float f)
 {
@@ -258,7 +264,10 @@ static inline bool hop_float_nonzero(float f)
   __builtin_memcpy(&bits, &f, sizeof bits);
   return (bits << 1) != 0;
 }
-#define HOP_FAST_PATH_LD_LIMIT 2048u
+static inline uint64_t hop_fast_path_mnk(int m, int n, int k)
+{
+  return (uint64_t)(int64_t)m * (uint64_t)(int64_t)k * (uint64_t)(int64_t)n;
+}
 /* OpenBLAS's own entry points, NULL when the CPU engine uses the reference. */
 void hop_cpu_direct(hop_cblas_sgemm_fn *cblas, hop_f77_sgemm_fn *f77);
 

@@ -63,8 +63,8 @@ uint64_t hop_hash_fnv1a(const void *data, size_t len, uint64_t h)
  * inside a call: PoCL writes its kernel cache from clBuildProgram) writes:
  * a pipe whose reader left (EPIPE) or a file-size limit (EFBIG) is then an
  * error the writer reports, not a signal that kills the host program.  A
- * signal of the two that became pending meanwhile is taken off again; one
- * that was pending before stays. */
+ * signal of the two that became pending meanwhile is taken off again.
+ * Three system calls. */
 void hop_sighold_begin(struct hop_sighold *h)
 {
   sigset_t hold;
@@ -72,18 +72,19 @@ void hop_sighold_begin(struct hop_sighold *h)
   sigaddset(&hold, SIGPIPE);
   sigaddset(&hold, SIGXFSZ);
   pthread_sigmask(SIG_BLOCK, &hold, &h->old);
-  sigpending(&h->before);
 }
 
+/* A signal the thread did not block was not pending (it would have been
+ * delivered): what is pending of those now was raised meanwhile.  One the
+ * host program blocks itself is left to it. */
 void hop_sighold_end(struct hop_sighold *h)
 {
   int saved = errno;
-  sigset_t now, raised;
-  sigpending(&now);
+  sigset_t raised;
   sigemptyset(&raised);
-  if (sigismember(&now, SIGPIPE) && !sigismember(&h->before, SIGPIPE))
+  if (!sigismember(&h->old, SIGPIPE))
     sigaddset(&raised, SIGPIPE);
-  if (sigismember(&now, SIGXFSZ) && !sigismember(&h->before, SIGXFSZ))
+  if (!sigismember(&h->old, SIGXFSZ))
     sigaddset(&raised, SIGXFSZ);
   const struct timespec zero = {0, 0};
   while (!sigisemptyset(&raised) && sigtimedwait(&raised, NULL, &zero) > 0)

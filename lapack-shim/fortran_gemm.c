@@ -39,8 +39,9 @@ HOP_EXPORT void sgemm_(const char *transa, const char *transb, const int *m, con
 {
   /* Tiny calls the CPU would get anyway: see cblas_sgemm. */
   const struct hop_fast_path *fast = hop_fast_path();
-  if (fast != NULL && hop_float_nonzero(*alpha) && (double)*m * *n * *k < fast->max_mnk &&
-      (unsigned)(*lda | *ldb | *ldc) < HOP_FAST_PATH_LD_LIMIT)
+  if (hop_float_nonzero(*alpha) &&
+      (unsigned)(*lda | *ldb | *ldc) < HOP_FAST_PATH_LD_LIMIT &&
+      hop_fast_path_mnk(*m, *n, *k) < fast->max_mnk)
     fast->sgemm(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, len_transa, len_transb);
   else
     sgemm_through_core(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
