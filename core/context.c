@@ -9,7 +9,8 @@
 #include "config_file.h"
 #include "hop.h"
 
-enum slot_state { SLOT_UNSTARTED, SLOT_READY, SLOT_OFF };
+/* STARTING: init() is running on some thread, which holds the lock. */
+enum slot_state { SLOT_UNSTARTED, SLOT_STARTING, SLOT_READY, SLOT_OFF };
 
 struct engine_slot {
   pthread_mutex_t lock; /* held while the engine starts */
@@ -30,19 +31,53 @@ static struct hop_context {
 static pthread_once_t ctx_once = PTHREAD_ONCE_INIT;
 
 /* In a forked child the parent's device objects (driver threads, queues)
- * are not usable: engines that are not fork-safe are switched off there. */
+ * are not usable: an engine that is not fork-safe is switched off there if
+ * it had started, and also if it was starting when fork() ran: the child
+ * then holds the driver's own state half-made (an ICD loader halfway
+ * through its start hangs or crashes the next call into it).  While any
+ * engine was starting, a library may have been halfway through dlopen(),
+ * and the dynamic loader's lists are half-updated in the child: there no
+ * engine that is not fork-safe may start either (its driver would be
+ * loaded through them).  A fork-safe engine caught starting starts again.
+ * Only the child's side is handled: a prepare handler that took the slot
+ * locks would deadlock when an engine's start forks itself (a driver
+ * running its compiler).  A fork() during the context's own creation needs
+ * nothing here: glibc runs an interrupted pthread_once again in the child,
+ * which so creates the context anew and registers this handler a second
+ * time (it is idempotent). */
 static void on_fork_child(void)
 {
-  for (size_t i = 0; i < hop_backend_count && i < HOP_MAX_ENGINES; i++) {
+  size_t n = hop_backend_count < HOP_MAX_ENGINES ? hop_backend_count : HOP_MAX_ENGINES;
+  const char *starting = NULL;
+  for (size_t i = 0; i < n; i++)
+    if (atomic_load(&ctx.slots[i].state) == SLOT_STARTING)
+      starting = hop_backends[i]->name;
+  for (size_t i = 0; i < n; i++) {
     struct engine_slot *s = &ctx.slots[i];
+    const struct hop_backend *be = hop_backends[i];
     pthread_mutex_init(&s->lock, NULL);
-    if (!hop_backends[i]->fork_safe && atomic_load(&s->state) != SLOT_UNSTARTED) {
-      s->state_ptr = NULL; /* deliberately not released: it belongs to the parent */
-      s->status = HOP_UNAVAILABLE;
-      snprintf(s->why, sizeof s->why, "forked child: the parent's %s state is not reused",
-               hop_backends[i]->name);
-      atomic_store(&s->state, SLOT_OFF);
+    int st = atomic_load(&s->state);
+    if (be->fork_safe) {
+      if (st == SLOT_STARTING)
+        atomic_store(&s->state, SLOT_UNSTARTED);
+      continue;
     }
+    if (st == SLOT_READY)
+      snprintf(s->why, sizeof s->why, "forked child: the parent's %s state is not reused",
+               be->name);
+    else if (st == SLOT_STARTING)
+      snprintf(s->why, sizeof s->why,
+               "forked child: forked while the engine was starting (the %s driver's state is "
+               "half-made here)", be->name);
+    else if (st == SLOT_UNSTARTED && starting != NULL)
+      snprintf(s->why, sizeof s->why,
+               "forked child: forked while the %s engine was starting (a library may have been "
+               "halfway through loading)", starting);
+    else
+      continue;
+    s->state_ptr = NULL; /* deliberately not released: it belongs to the parent */
+    s->status = HOP_UNAVAILABLE;
+    atomic_store(&s->state, SLOT_OFF);
   }
 }
 
@@ -78,7 +113,7 @@ static void slot_view(size_t i, struct hop_engine_view *out)
   int st = atomic_load(&s->state);
   out->state = st == SLOT_READY ? s->state_ptr : NULL;
   out->status = st == SLOT_READY ? HOP_OK : st == SLOT_OFF ? s->status : HOP_UNAVAILABLE;
-  out->why = st == SLOT_UNSTARTED ? "not started yet" : s->why;
+  out->why = st == SLOT_UNSTARTED ? "not started yet" : st == SLOT_STARTING ? "starting" : s->why;
 }
 
 void hop_engine_peek(size_t i, struct hop_engine_view *out)
@@ -98,9 +133,22 @@ void hop_engine_get(size_t i, struct hop_engine_view *out)
     out->why = "too many engines registered";
     return;
   }
-  if (atomic_load(&s->state) == SLOT_UNSTARTED) {
+  int seen = atomic_load(&s->state);
+  if (seen == SLOT_UNSTARTED || seen == SLOT_STARTING) {
+    /* The CPU engine (the last) is up before any device engine starts: a
+     * driver's start loads libraries (an ICD loader opening its drivers),
+     * and the child of a fork() in the middle of that must not load
+     * OpenBLAS through a dynamic loader whose lists are half-updated. */
+    if (hop_backends[i]->is_device) {
+      struct hop_engine_view cpu;
+      hop_engine_get(hop_backend_count - 1, &cpu);
+    }
     pthread_mutex_lock(&s->lock);
     if (atomic_load(&s->state) == SLOT_UNSTARTED) {
+      /* Marked before init() has any effect, so that a fork() whose child
+       * holds a part of that effect also holds the mark. */
+      atomic_store(&s->state, SLOT_STARTING);
+      atomic_thread_fence(memory_order_seq_cst);
       const struct hop_backend *be = hop_backends[i];
       void *state = NULL;
       s->why[0] = '\0';

@@ -8,6 +8,7 @@
 #include <limits.h>
 #include <link.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -27,6 +28,11 @@ static const char *const default_paths[] = {
 };
 
 static struct hop_cpu_state cpu_state;
+
+/* Set while a candidate is loaded.  Found set when init() begins only in
+ * the child of a fork() that interrupted the parent's load: the dynamic
+ * loader's lists may be half-updated there, so that child loads nothing. */
+static atomic_bool loading;
 
 /* Load one candidate; false (with why) if it is unusable. */
 static bool try_load(const char *path, struct hop_cpu_state *st, char *why, size_t why_len)
@@ -80,17 +86,25 @@ static enum hop_status cpu_init(void **state, char *why, size_t why_len)
   struct hop_cpu_state *st = &cpu_state;
   const char *asked = hop_config()->cpu_blas;
   char last[512] = "";
-  if (strcmp(asked, "builtin") == 0) { /* the reference GEMM on purpose (tests, debugging) */
+  *st = (struct hop_cpu_state){0}; /* a forked child may find the parent's start half done */
+  bool forked_mid_load = atomic_load(&loading);
+  if (strcmp(asked, "builtin") == 0 || forked_mid_load) {
+    /* The reference GEMM on purpose (tests, debugging), or of necessity. */
+    if (forked_mid_load)
+      hop_log(1, "forked while the CPU BLAS was being loaded: this process uses the built-in "
+                 "reference GEMM");
     snprintf(st->name, sizeof st->name, "built-in reference GEMM");
     st->peak_gflops = 2.0;
     snprintf(why, why_len, "%s", st->name);
     *state = st;
     return HOP_OK;
   }
+  atomic_store(&loading, true);
   if (asked[0] != '\0' && !try_load(asked, st, last, sizeof last))
     hop_log(1, "HOPBLAS_CPU_BLAS: %s; trying the default OpenBLAS", last);
   for (size_t i = 0; st->sgemm == NULL && default_paths[i] != NULL; i++)
     try_load(default_paths[i], st, last, sizeof last);
+  atomic_store(&loading, false);
   if (st->sgemm == NULL) {
     hop_log(1, "no OpenBLAS found (last tried %s); using the built-in reference GEMM", last);
     snprintf(st->name, sizeof st->name, "built-in reference GEMM");
