@@ -139,7 +139,8 @@ static void *storm_thread(void *arg)
 static int fork_storm(int rounds)
 {
   /* Engines started first: forks during an engine's start are another
-   * test's (test/fork-start); this one is about the trace's lock. */
+   * test's (test/reliability/fork_start.test); this one is about the
+   * trace's lock. */
   int bad = !checked_call(HT_CBLAS, HT_S, 3, 7);
   pthread_t th[2];
   fflush(stdout);
