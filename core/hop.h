@@ -79,6 +79,11 @@ struct hop_backend {
   /* A short note on how this thread's last successful gemm() ran (e.g. the
    * kernel family), appended to the trace's why column. May be NULL. */
   const char *(*detail)(void *state);
+  /* Give back everything init() made: device objects, threads (joined),
+   * memory, libraries it loaded.  Called once, when the library itself is
+   * unloaded (dlclose) and no call is in flight; never at exit (see
+   * core/context.c).  NULL when the engine holds nothing. */
+  void (*release)(void *state);
 };
 
 /* The registry, in preference order; the CPU engine is always last. */

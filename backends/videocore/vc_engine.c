@@ -38,6 +38,8 @@ static void vc_teardown(struct vc_state *st)
   free(st);
 }
 
+static void emu_release(void *state) { vc_teardown(state); }
+
 static enum hop_status emu_init(void **state, char *why, size_t why_len)
 {
   struct vc_state *st = calloc(1, sizeof *st);
@@ -110,6 +112,7 @@ const struct hop_backend hop_backend_videocore_emu = {
   .predict = emu_predict,
   .gemm = emu_gemm,
   .describe = vc_describe,
+  .release = emu_release,
 };
 
 /* ---- the real QPUs ------------------------------------------------------- */
@@ -136,6 +139,13 @@ static enum hop_status real_init(void **state, char *why, size_t why_len)
            st->threads);
   *state = st;
   return HOP_OK;
+}
+
+static void real_release(void *state)
+{
+  struct vc_state *st = state;
+  hop_vc_mbox_close(&st->mbox);
+  vc_teardown(st);
 }
 
 /* Mailbox and packing overhead, then the padded work at py-videocore's
@@ -173,4 +183,5 @@ const struct hop_backend hop_backend_videocore = {
   .predict = real_predict,
   .gemm = real_gemm,
   .describe = vc_describe,
+  .release = real_release,
 };
