@@ -8,6 +8,7 @@
 
 #include "config_file.h"
 #include "hop.h"
+#include "tune_cache.h"
 
 /* STARTING: init() is running on some thread, which holds the lock. */
 enum slot_state { SLOT_UNSTARTED, SLOT_STARTING, SLOT_READY, SLOT_OFF };
@@ -81,6 +82,10 @@ static void on_fork_child(void)
   }
 }
 
+/* True from the context's creation until exit() begins (see ctx_unload). */
+static atomic_bool may_release;
+static void on_exit_mark(void) { atomic_store(&may_release, false); }
+
 static void ctx_create(void)
 {
   hop_config_build(&ctx.cfg, &ctx.file);
@@ -92,6 +97,8 @@ static void ctx_create(void)
     fprintf(stderr, "hopblas: %zu engines registered, only %d used\n", hop_backend_count,
             HOP_MAX_ENGINES);
   pthread_atfork(NULL, NULL, on_fork_child);
+  if (atexit(on_exit_mark) == 0)
+    atomic_store(&may_release, true);
 }
 
 const struct hop_config *hop_config(void)
@@ -182,6 +189,38 @@ size_t hop_engine_index(const char *name)
     if (strcmp(hop_backends[i]->name, name) == 0)
       return i;
   return hop_backend_count;
+}
+
+/* ---- unloading -------------------------------------------------------------
+ * The library's one destructor (STYLE.md rules out constructors: a preloaded
+ * library must cost nothing until it is used; a destructor costs nothing
+ * before).  A program that unloads hopblas with dlclose() (a Python
+ * extension, a plugin host) must get back what the engines hold, and no
+ * thread of ours may outlive the code it runs: each engine's release().
+ *
+ * The same destructor runs at exit(), where that must not be done: other
+ * threads may still be inside hopblas, and libraries loaded after it (an
+ * ICD loader's drivers and their compilers) may have run their own
+ * destructors already, so a call into OpenCL could crash.  Nothing is
+ * unmapped at exit: a thread of ours, parked or busy, stays on code that is
+ * still there, and the process's end returns the rest.  glibc runs exit()'s atexit handlers
+ * before any library's destructor (_dl_fini is the last handler), whereas
+ * dlclose() runs a library's destructors before __cxa_finalize() calls the
+ * atexit handlers that library registered: on_exit_mark(), registered when
+ * the context is created, tells the two apart.  If it could not be
+ * registered, every unload counts as an exit: a leak, never a crash. */
+__attribute__((destructor)) static void ctx_unload(void)
+{
+  if (!atomic_load(&may_release))
+    return;
+  for (size_t i = 0; i < hop_backend_count && i < HOP_MAX_ENGINES; i++) {
+    struct engine_slot *s = &ctx.slots[i];
+    if (atomic_load(&s->state) == SLOT_READY && hop_backends[i]->release != NULL)
+      hop_backends[i]->release(s->state_ptr);
+    atomic_store(&s->state, SLOT_OFF);
+  }
+  hop_tune_cache_release();
+  hop_trace_release(); /* rows written, the file closed */
 }
 
 /* ---- re-entrancy guard ---------------------------------------------------- */

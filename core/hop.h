@@ -84,6 +84,11 @@ struct hop_backend {
    * router then declines it calls with subnormal inputs, and its gemm()
    * recomputes results below hop_subnormal_limit() (core/subnormal.c). */
   bool (*flushes)(void *state);
+  /* Give back everything init() made: device objects, threads (joined),
+   * memory, libraries it loaded.  Called once, when the library itself is
+   * unloaded (dlclose) and no call is in flight; never at exit (see
+   * core/context.c).  NULL when the engine holds nothing. */
+  void (*release)(void *state);
 };
 
 /* The registry, in preference order; the CPU engine is always last. */

@@ -243,6 +243,12 @@ void hop_tune_describe(char *path, size_t path_len, char *state, size_t state_le
   pthread_mutex_unlock(&tc.lock);
 }
 
+void hop_tune_cache_release(void)
+{
+  hop_tune_store_free(&tc.view);
+  hop_tune_store_free(&tc.pending);
+}
+
 static void mode_read(void)
 {
   const char *v = hop_config_get("HOPBLAS_TUNE");

@@ -70,6 +70,8 @@ void hop_tune_each(const char *scope, const char *prefix,
                    void (*fn)(const char *name, const char *value, void *arg), void *arg);
 /* The file's path, and what became of it ("12 records", "none yet", the reason it was ignored). */
 void hop_tune_describe(char *path, size_t path_len, char *state, size_t state_len);
+/* Free the view when the library is unloaded (puts not flushed are dropped, as at exit). */
+void hop_tune_cache_release(void);
 
 /* HOPBLAS_TUNE */
 enum hop_tune_mode { HOP_TUNE_OFF, HOP_TUNE_CACHED, HOP_TUNE_QUICK };

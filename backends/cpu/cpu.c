@@ -189,6 +189,15 @@ void hop_cpu_sgemm(const struct hop_cpu_state *st, bool ta, bool tb, int m, int 
     }
 }
 
+/* When the library is unloaded: OpenBLAS too (its own destructor joins its threads). */
+static void cpu_release(void *state)
+{
+  struct hop_cpu_state *st = state;
+  if (st->handle != NULL)
+    dlclose(st->handle);
+  *st = (struct hop_cpu_state){0};
+}
+
 static void cpu_describe(void *state, FILE *out)
 {
   const struct hop_cpu_state *st = state;
@@ -207,6 +216,7 @@ const struct hop_backend hop_backend_cpu = {
   .predict = cpu_predict,
   .gemm = cpu_gemm,
   .describe = cpu_describe,
+  .release = cpu_release,
 };
 
 void hop_cpu_gemm(const struct hop_gemm *g)

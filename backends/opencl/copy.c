@@ -1,8 +1,9 @@
 /* Large host copies (staging buffers <-> the caller's memory) split by
  * columns over worker threads: one core cannot keep up with a discrete
  * GPU's link.  The workers are created on the first large copy, under the
- * engine lock (every copy runs under it), and live as long as the engine;
- * a forked child never uses them (the engine is off there).
+ * engine lock (every copy runs under it), and live as long as the engine:
+ * its release joins them when the library is unloaded.  A forked child
+ * never uses them (the engine is off there).
  *
  * A staged call hands the workers one chunk after another, each a few
  * hundred microseconds of work; waking a sleeping thread costs tens of

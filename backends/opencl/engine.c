@@ -1,7 +1,8 @@
 /* The OpenCL engine behind its vtable: init (once, lazily, under the lock
- * core/context.c holds), the cost model the router asks, the call, and the
- * lines of `hopblas info`.  The engine is not fork-safe: a forked child
- * never touches the parent's context and queues (core switches it off). */
+ * core/context.c holds), the cost model the router asks, the call, the
+ * lines of `hopblas info`, and the release when the library is unloaded.
+ * The engine is not fork-safe: a forked child never touches the parent's
+ * context and queues (core switches it off). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,6 +63,18 @@ static enum hop_status ocl_init(void **state, char *why, size_t len)
   hop_ocl_tune_attach(st); /* the lookup chain of parameters, the calibration (tune_select.c) */
   *state = st;
   return HOP_OK;
+}
+
+/* When the library is unloaded: the copy threads joined, every OpenCL
+ * object released, the memory freed. */
+static void ocl_release(void *state)
+{
+  struct hop_ocl_state *st = state;
+  hop_ocl_tune_release(st);
+  hop_ocl_family_release(st);
+  hop_ocl_runtime_close(st);
+  pthread_mutex_destroy(&st->lock);
+  free(st);
 }
 
 /* setup + bytes / link + flops / rate(shape); unified memory moves nothing. */
@@ -140,4 +153,5 @@ const struct hop_backend hop_backend_opencl = {
   .describe = ocl_describe,
   .detail = hop_ocl_tune_detail,
   .flushes = ocl_flushes,
+  .release = ocl_release,
 };

@@ -214,6 +214,24 @@ cl_int hop_ocl_family_launch(struct hop_ocl_state *st, const struct hop_ocl_laun
   return CL_SUCCESS;
 }
 
+void hop_ocl_family_release(struct hop_ocl_state *st)
+{
+  struct hop_ocl_fam *fm = st->fam;
+  st->fam = NULL;
+  if (fm == NULL)
+    return;
+  for (int x = 0; x < 2; x++)
+    for (int i = 0; i < 2; i++)
+      if (fm->img[x][i].mem != NULL)
+        clReleaseMemObject(fm->img[x][i].mem);
+  for (int h = 0; h < 2; h++)
+    if (fm->nv.sum[h] != NULL)
+      clReleaseKernel(fm->nv.sum[h]);
+  if (fm->nv.work != NULL)
+    clReleaseMemObject(fm->nv.work);
+  free(fm);
+}
+
 /* ---- the trace's note ----------------------------------------------------
  * Written at the end of a call under the engine's lock, read by the same
  * thread when core/ writes the trace row: thread-local, no race. */

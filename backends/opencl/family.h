@@ -111,6 +111,8 @@ extern const struct hop_ocl_family hop_ocl_family_generic, hop_ocl_family_adreno
 
 /* family.c */
 void hop_ocl_family_choose(struct hop_ocl_state *st);
+/* The family's objects kept across calls (images, the split-k workspace and sums), and st->fam. */
+void hop_ocl_family_release(struct hop_ocl_state *st);
 bool hop_ocl_has_extension(const struct hop_ocl_device *d, const char *name);
 char *hop_ocl_family_source(const struct hop_ocl_family *f, char *why, size_t len);
 /* Embedded files (NULL-terminated names), in order, as one malloc'd string. */

@@ -119,6 +119,8 @@ int hop_tune_bucket_size(int bucket);        /* its n */
 void hop_ocl_tune_scope(const struct hop_ocl_state *st, char *buf, size_t len);
 /* Once, at engine start: the family's default and the tuning state. */
 void hop_ocl_tune_attach(struct hop_ocl_state *st);
+/* The tuning state and the programs it keeps built, when the engine is released. */
+void hop_ocl_tune_release(struct hop_ocl_state *st);
 /* Before a call, under the lock: the parameters for g's bucket and their program. */
 enum hop_status hop_ocl_tune_select(struct hop_ocl_state *st, const struct hop_gemm *g);
 const char *hop_ocl_tune_detail(void *state);

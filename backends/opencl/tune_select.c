@@ -90,6 +90,18 @@ void hop_ocl_tune_attach(struct hop_ocl_state *st)
   hop_ocl_calib_load(st, &t->cal);
 }
 
+void hop_ocl_tune_release(struct hop_ocl_state *st)
+{
+  struct hop_ocl_tune *t = st->tune;
+  st->tune = NULL;
+  if (t == NULL)
+    return;
+  for (int i = 0; i < STASH; i++)
+    if (t->stash[i].used)
+      hop_ocl_program_release(&t->stash[i].prog);
+  free(t);
+}
+
 struct hop_ocl_calib *hop_ocl_tune_calib(const struct hop_ocl_state *st)
 {
   return st->tune != NULL ? &st->tune->cal : NULL;

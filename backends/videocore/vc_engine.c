@@ -38,6 +38,8 @@ static void vc_teardown(struct vc_state *st)
   free(st);
 }
 
+static void emu_release(void *state) { vc_teardown(state); }
+
 static enum hop_status emu_init(void **state, char *why, size_t why_len)
 {
   struct vc_state *st = calloc(1, sizeof *st);
@@ -130,6 +132,7 @@ const struct hop_backend hop_backend_videocore_emu = {
   .gemm = emu_gemm,
   .describe = vc_describe,
   .flushes = vc_flushes,
+  .release = emu_release,
 };
 
 /* ---- the real QPUs ------------------------------------------------------- */
@@ -156,6 +159,13 @@ static enum hop_status real_init(void **state, char *why, size_t why_len)
            st->threads);
   *state = st;
   return HOP_OK;
+}
+
+static void real_release(void *state)
+{
+  struct vc_state *st = state;
+  hop_vc_mbox_close(&st->mbox);
+  vc_teardown(st);
 }
 
 /* Mailbox and packing overhead, then the padded work at py-videocore's
@@ -196,4 +206,5 @@ const struct hop_backend hop_backend_videocore = {
   .gemm = real_gemm,
   .describe = vc_describe,
   .flushes = vc_flushes,
+  .release = real_release,
 };
