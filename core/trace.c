@@ -8,7 +8,8 @@
  * to fill or for that age (a call-heavy program pays one write per few
  * thousand rows).  The buffer is written before fork() (the child starts
  * empty and, with %p in the path, opens its own file), at exit and when
- * the library is unloaded.  The file is opened non-blocking and written
+ * the library is unloaded.  A forked child writes each row at once: it
+ * may well end in _exit() (Python's multiprocessing workers do).  The file is opened non-blocking and written
  * with SIGPIPE and SIGXFSZ held back: a FIFO without reader, a reader that
  * left, a full pipe or a file-size limit turn tracing off (or drop rows)
  * with one log line, never block the program or kill it. */
@@ -37,7 +38,8 @@ static struct {
   int fd;
   bool per_process; /* the path holds %p: a forked child opens its own file */
   bool hooks;       /* atexit and atfork handlers registered */
-  bool at_exit;     /* exit() has begun: every row is written at once */
+  bool write_through; /* every row written at once: exit() has begun, or a
+                       * forked child (children often end in _exit()) */
   double last_write;
   size_t len;
   unsigned long dropped; /* rows since the last whole write; 0: the reader keeps up */
@@ -87,7 +89,7 @@ static void at_exit_flush(void)
 {
   pthread_mutex_lock(&tr.lock);
   flush_locked();
-  tr.at_exit = true; /* threads still calling write their rows themselves */
+  tr.write_through = true; /* threads still calling write their rows themselves */
   pthread_mutex_unlock(&tr.lock);
 }
 
@@ -130,6 +132,7 @@ static void after_fork_child(void)
   fork_generation++;
   pthread_mutex_init(&tr.lock, NULL);
   tr.len = 0; /* written before the fork, by the parent */
+  tr.write_through = true;
   if (tr.per_process && tr.state == TRACE_OPEN) {
     close(tr.fd);
     tr.fd = -1;
@@ -228,7 +231,7 @@ static void append(const char *row, size_t n, double t)
       flush_locked();
     memcpy(tr.buf + tr.len, row, n);
     tr.len += n;
-    if (tr.at_exit || t - tr.last_write >= FLUSH_AFTER || tr.len > sizeof tr.buf - ROW_MAX)
+    if (tr.write_through || t - tr.last_write >= FLUSH_AFTER || tr.len > sizeof tr.buf - ROW_MAX)
       flush_locked();
   }
   pthread_mutex_unlock(&tr.lock);
