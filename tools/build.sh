@@ -7,5 +7,5 @@ cd "$top"
 [ -x configure ] && [ configure -nt configure.ac ] || autoreconf -fi >/dev/null 2>&1
 mkdir -p _build
 cd _build
-[ -f Makefile ] || ../configure -q 2>&1 | grep -v "cannot remove 'core'" || true
+[ -f Makefile ] || ../configure -q
 make -j"$(nproc)" >/dev/null
