@@ -1,6 +1,6 @@
-# The test suite (issue 2).  Every test is an executable #!/bin/sh script
-# printing TAP; the C programs below are what the scripts run.  test/lib.sh
-# documents the shell helpers other engines reuse.
+# The test suite.  Every test is an executable #!/bin/sh script printing TAP;
+# the C programs below are what the scripts run.  test/lib.sh documents the
+# shell helpers other engines reuse.
 check_LTLIBRARIES += test/libhoptest.la
 test_libhoptest_la_SOURCES = test/testutil.c test/testutil_num.c test/testutil.h
 
@@ -38,12 +38,11 @@ test_trace_calls_SOURCES = test/trace-calls.c
 test_trace_calls_LDFLAGS = $(HOPTEST_LINK_FLAGS) -export-dynamic
 test_trace_calls_LDADD = $(HOPTEST_LIBS) -lpthread
 
-TESTS += test/abi.test test/contract-cpu.test test/netlib.test test/e2e.test test/threads.test \
+# This folder's tests, listed once: `make check` runs them, `make dist` ships them.
+HOP_TESTS = test/abi.test test/contract-cpu.test test/netlib.test test/e2e.test test/threads.test \
 	test/xerbla.test test/overflow.test test/verify.test test/config.test test/docs.test \
 	test/trace.test test/denormal.test test/cli.test test/install.test
-dist_check_SCRIPTS += test/abi.test test/contract-cpu.test test/netlib.test test/e2e.test \
-	test/threads.test test/xerbla.test test/overflow.test test/verify.test test/config.test \
-	test/run-netlib.sh test/docs.test test/trace.test test/denormal.test test/cli.test \
-	test/install.test
+TESTS += $(HOP_TESTS)
+dist_check_SCRIPTS += $(HOP_TESTS) test/run-netlib.sh
 EXTRA_DIST += test/lib.sh test/e2e_prog.c test/e2e_numpy.py test/xerbla_msg.c \
 	test/indirect_lib.c test/indirect_prog.c
