@@ -1,6 +1,7 @@
 # The test suite.  Every test is an executable #!/bin/sh script printing TAP;
 # the C programs below are what the scripts run.  test/lib.sh documents the
-# shell helpers other engines reuse.
+# shell helpers other engines reuse.  Each test folder lists its tests once,
+# in its own local.mk.
 check_LTLIBRARIES += test/libhoptest.la
 test_libhoptest_la_SOURCES = test/testutil.c test/testutil_num.c test/testutil.h
 

@@ -37,49 +37,9 @@ kernels/embed.stamp: $(srcdir)/kernels/gemm_generic.cl $(srcdir)/kernels/gemm_im
 	else mv kernels/kernels_embedded.c.tmp kernels/kernels_embedded.c; fi && \
 	touch $@
 
-# Tests (PoCL in CI): test/opencl/*.test print TAP; ocl-cases is their program.
-if HOP_OPENCL
-check_PROGRAMS += test/opencl/ocl-cases
-test_opencl_ocl_cases_SOURCES = test/opencl/ocl-cases.c
-test_opencl_ocl_cases_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/test
-test_opencl_ocl_cases_LDFLAGS = -no-install
-test_opencl_ocl_cases_LDADD = test/libhoptest.la libhopblas.la -lm
-TESTS += test/opencl/contract.test test/opencl/netlib.test test/opencl/oclgrind.test \
-	test/opencl/fault.test test/opencl/runtime.test test/opencl/bench.test test/opencl/stub.test \
-	test/opencl/pipeline.test
-# A stub OpenCL driver (never installed) for valgrind and object counts: stub.test.
-check_LTLIBRARIES += test/opencl/libhopstub.la
-test_opencl_libhopstub_la_SOURCES = test/opencl/stub-icd.c test/opencl/stub-icd-gemm.c \
-	test/opencl/stub-icd.h
-test_opencl_libhopstub_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
-test_opencl_libhopstub_la_LDFLAGS = -module -avoid-version -rpath $(abs_builddir)
-test_opencl_libhopstub_la_LIBADD = -lm
-endif
-dist_check_SCRIPTS += test/opencl/contract.test test/opencl/netlib.test test/opencl/oclgrind.test \
-	test/opencl/fault.test test/opencl/runtime.test test/opencl/bench.test test/opencl/stub.test \
-	test/opencl/pipeline.test
-EXTRA_DIST += test/opencl/ocl-env.sh
+# The engine's tests and their programs are in test/opencl/local.mk.
 
-# The kernel families' tests (test/opencl/families*.test, nvidia.test) and their programs.
-if HOP_OPENCL
-check_PROGRAMS += test/opencl/fam-shapes test/opencl/fam-error test/opencl/fam-build
-test_opencl_fam_shapes_SOURCES = test/opencl/fam-shapes.c
-test_opencl_fam_shapes_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/test
-test_opencl_fam_shapes_LDFLAGS = -no-install
-test_opencl_fam_shapes_LDADD = test/libhoptest.la libhopblas.la -lm
-test_opencl_fam_error_SOURCES = test/opencl/fam-error.c
-test_opencl_fam_error_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/test
-test_opencl_fam_error_LDFLAGS = -no-install
-test_opencl_fam_error_LDADD = test/libhoptest.la libhopblas.la -lm
-test_opencl_fam_build_SOURCES = test/opencl/fam-build.c
-test_opencl_fam_build_LDFLAGS = -no-install
-test_opencl_fam_build_LDADD = -lOpenCL
-TESTS += test/opencl/families.test test/opencl/families-limits.test test/opencl/nvidia.test
-endif
-dist_check_SCRIPTS += test/opencl/families.test test/opencl/families-limits.test \
-	test/opencl/nvidia.test
-
-# The tuner: parameter spaces, search, lookup chain, built-in table, calibration (issue 6).
+# The tuner: parameter spaces, search, lookup chain, built-in table, calibration.
 if HOP_OPENCL
 libhopcore_la_SOURCES += backends/opencl/tune.h backends/opencl/tune.c \
 	backends/opencl/tune_space.c backends/opencl/tune_select.c backends/opencl/tune_table.c \
