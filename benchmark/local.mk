@@ -1,4 +1,5 @@
-# benchmark/tune-crossover.sh's timing program (issue 6): public entry points only.
+# benchmark/tune-crossover.sh's timing program: public entry points only, so
+# it times what a program calling the library gets.
 noinst_PROGRAMS += benchmark/tune-sweep
 benchmark_tune_sweep_SOURCES = benchmark/tune_sweep.c
 benchmark_tune_sweep_LDFLAGS = -no-install

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The router against a size sweep of both engines (issue 6, DESIGN §4): at
+# The router against a size sweep of both engines (DESIGN §4): at
 # every size, square cblas_sgemm from host memory with the CPU alone
 # (HOPBLAS_BACKEND=cpu), OpenCL alone (HOPBLAS_BACKEND=opencl) and auto
 # routing, each in processes of its own, the three modes taking turns for

@@ -1,4 +1,4 @@
-/* `hopblas tune`: offline tuning and router calibration (issue 6).
+/* `hopblas tune`: offline tuning and router calibration.
  *
  *   hopblas tune [--budget SECONDS] [--sizes N,N,...] [--family NAME]
  *                [--no-calibrate] [--calibrate-only]

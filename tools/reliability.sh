@@ -1,5 +1,5 @@
 #!/bin/sh
-# The reliability runs of issue 7, after `make check`: ASan+UBSan and TSan
+# The reliability runs, after `make check`: ASan+UBSan and TSan
 # builds running the tests that link the library directly, libFuzzer
 # targets for a bounded time, valgrind memcheck on every engine.  Results:
 # the sanitizer builds' .trs files (in $top/_build/asan and tsan) and TAP

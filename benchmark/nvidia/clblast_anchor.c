@@ -1,5 +1,5 @@
 /* clblast_anchor: CLBlast 1.5.3 sgemm on resident buffers, the OpenCL
- * anchor of issue 8, measured in the same run as the nv_* kernels.
+ * anchor the nv_* kernels are held against, measured in the same run.
  *
  *   clblast_anchor default|tuned N [N ...]
  *

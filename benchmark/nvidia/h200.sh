@@ -1,9 +1,9 @@
 #!/bin/sh
-# The whole NVIDIA measurement in one device call (issues 3, 5 and 8): it
-# builds nothing there, registers NVIDIA's OpenCL for its own processes,
-# runs the contract sweep on the NVIDIA device for every kernel family and
-# dtype, then `hopblas bench` beside OpenBLAS, tuned CLBlast, NVBLAS and
-# cuBLAS (PyTorch), all in the same call.
+# The whole NVIDIA measurement in one device call, so that every figure
+# comes from the same machine, driver and clocks: it builds nothing there,
+# registers NVIDIA's OpenCL for its own processes, runs the contract sweep
+# on the NVIDIA device for every kernel family and dtype, then `hopblas
+# bench` beside OpenBLAS, tuned CLBlast, NVBLAS and cuBLAS (PyTorch).
 #
 #   sh benchmark/nvidia/h200.sh pack BUILD [DIR]   here: hopblas, test/contract and the
 #                                                  library of an out-of-tree BUILD, the

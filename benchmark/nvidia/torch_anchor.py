@@ -1,5 +1,5 @@
 """cuBLAS through PyTorch on resident square matrices: the kernel-rate
-anchor of issue 8, run in the same device call as the nv_* kernels.
+anchor the nv_* kernels are held against, run in the same device call.
 
     python3 benchmark/nvidia/torch_anchor.py N [N ...]
 
