@@ -2,6 +2,8 @@
 
     python3 benchmark/nvidia/h200-report.py OUTDIR        -> OUTDIR/report.md, OUTDIR/h200.png
 
+OUTDIR is the call's $OUT as fetched, or a run kept in benchmark/results/.
+
 Every figure comes from that one device call: hopblas (bench CSVs), tuned
 and default CLBlast (clblast.txt), cuBLAS through PyTorch (cublas.txt),
 OpenBLAS and NVBLAS (bench-host.csv).  Ratios are computed here.

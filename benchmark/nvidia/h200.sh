@@ -25,6 +25,8 @@
 #                                                  for a measurement the modes above do not make
 #
 # Then, here: sh benchmark/nvidia/h200.sh report OUTDIR  (the table and a gnuplot PNG).
+# A run quoted in the docs is kept as data in benchmark/results/<device>-<date>/
+# (benchmark/results/README.md).
 # H200_SMOKE=1 runs the same steps with tiny sizes on whatever OpenCL is
 # there (PoCL here), to try the script before spending device time.
 set -u
