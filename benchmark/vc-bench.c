@@ -9,6 +9,9 @@
  *   vc-bench [--golden FILE] [--m M] [--n N] [--k K] [--unroll U] [--qpus T]
  *            [--tmu-latency C] [--dma-bytes B]
  *
+ * FILE defaults to vc4/py-videocore-sgemm.bin in the reference folder given
+ * to ./configure --with-shared-dir (HOP_SHARED_DIR, set by the build).
+ *
  * The timing model is the emulator's (see doc/PERFORMANCE.md): memory
  * latency and bandwidth beyond it are not modelled, hence the last column,
  * which scales by how far the golden kernel's published figure is below its
@@ -188,7 +191,7 @@ static void report(const struct result *r, double scale)
 
 int main(int argc, char **argv)
 {
-  const char *golden_path = "../shared/vc4/py-videocore-sgemm.bin";
+  const char *golden_path = HOP_SHARED_DIR "/vc4/py-videocore-sgemm.bin";
   int m = 96, n = 3072, k = 363;
   unsigned unroll = HOP_VC_DEFAULT_UNROLL, qpus = 12;
   struct hop_qpuemu_timing t;

@@ -27,6 +27,6 @@ endif
 if HOP_VIDEOCORE
 noinst_PROGRAMS += benchmark/vc-bench
 benchmark_vc_bench_SOURCES = benchmark/vc-bench.c test/videocore/vc_golden_layout.h
-benchmark_vc_bench_CPPFLAGS = $(HOP_VC_TEST_CPPFLAGS)
+benchmark_vc_bench_CPPFLAGS = $(HOP_VC_TEST_CPPFLAGS) -DHOP_SHARED_DIR='"$(HOP_SHARED_DIR)"'
 benchmark_vc_bench_LDADD = libhopcore.la -lm
 endif
