@@ -96,7 +96,8 @@ struct hop_ocl_family {
                     cl_uint nwait, const cl_event *wait, cl_event *done);
   int (*col_grain)(const struct hop_ocl_state *st);
   /* Image families: pack a block into an image or k-major buffer; *ld is the
-   * buffer's pitch in elements.  NULL: run.c wraps or packs buffers itself. */
+   * buffer's pitch in elements.  NULL: the call's operand strategy
+   * (run_zero_copy.c, run_staged.c) wraps, maps or uploads buffers itself. */
   cl_int (*provide)(struct hop_ocl_state *st, const struct hop_gemm *g,
                     const struct hop_ocl_block *b, cl_mem *mem, int *ld, cl_event *ready);
   /* Largest block the family takes (plan limits), NULL for none. */
