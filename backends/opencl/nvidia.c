@@ -110,10 +110,34 @@ static int nv_units(const struct hop_ocl_state *st, struct hop_ocl_unit_spec *ou
   return n;
 }
 
-const char *hop_ocl_nvidia_unit_name(const struct hop_ocl_state *st, int unit)
+static const char *unit_name(const struct hop_ocl_state *st, int unit)
 {
   const struct hop_ocl_nv_unit *list[HOP_OCL_UNITS];
   return unit < hop_ocl_nv_unit_list(st, list) ? list[unit]->name : "?";
+}
+
+void hop_ocl_nv_call_begin(struct hop_ocl_state *st)
+{
+  st->fam->nv.used = 0;
+  st->fam->nv.split_used = 1;
+}
+
+/* The trace's note: the programs the call launched, its split. */
+void hop_ocl_nv_note(const struct hop_ocl_state *st, const struct hop_gemm *g, const char *waits,
+                     char *buf, size_t len)
+{
+  const struct hop_ocl_fam *fm = st->fam;
+  (void)g;
+  char used[96] = "";
+  for (int u = 0; u < st->prog.units; u++)
+    if (fm->nv.used >> u & 1u)
+      snprintf(used + strlen(used), sizeof used - strlen(used), "%s%s", used[0] ? "+" : "",
+               unit_name(st, u));
+  char split[24] = "";
+  if (fm->nv.split_used > 1)
+    snprintf(split, sizeof split, " split-k=%d", fm->nv.split_used);
+  snprintf(buf, len, "family=nvidia kernels=%s launches=%ld%s%s%s", used, fm->launches, split,
+           waits, fm->nv.emulate ? " ptx=emulated" : "");
 }
 
 static void nv_describe(const struct hop_ocl_state *st, FILE *out)
@@ -153,10 +177,15 @@ static const char *const nv_sources[] = {"nv_sgemm_fma.cl", "nv_hgemm_mma.cl", "
 
 const struct hop_ocl_family hop_ocl_family_nvidia = {
   .name = "nvidia",
+  .match = hop_ocl_nv_match,
+  .setup = hop_ocl_nv_setup,
   .sources = nv_sources,
   .units = nv_units,
   .enqueue = hop_ocl_nv_enqueue,
   .col_grain = hop_ocl_nv_col_grain,
   .describe = nv_describe,
+  .call_begin = hop_ocl_nv_call_begin,
+  .note = hop_ocl_nv_note,
+  .release = hop_ocl_nv_release,
 };
 

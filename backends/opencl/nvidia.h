@@ -22,9 +22,17 @@ struct hop_ocl_nv_unit {
 
 /* nvidia.c: what st->prog.unit[] holds, in order; their number. */
 int hop_ocl_nv_unit_list(const struct hop_ocl_state *st, const struct hop_ocl_nv_unit **out);
+void hop_ocl_nv_call_begin(struct hop_ocl_state *st);
+void hop_ocl_nv_note(const struct hop_ocl_state *st, const struct hop_gemm *g, const char *waits,
+                     char *buf, size_t len);
+/* nvidia_probe.c: the device is NVIDIA; the family may run (the probe, or
+ * the emulation): fills st->fam->nv, false with why when it may not. */
+bool hop_ocl_nv_match(const struct hop_ocl_device *d, char *why, size_t len);
+bool hop_ocl_nv_setup(struct hop_ocl_state *st, char *why, size_t len);
 /* nvidia_pick.c */
 cl_int hop_ocl_nv_enqueue(struct hop_ocl_state *st, const struct hop_ocl_launch *l, int col0,
                           int cols, cl_uint nwait, const cl_event *wait, cl_event *done);
 int hop_ocl_nv_col_grain(const struct hop_ocl_state *st);
+void hop_ocl_nv_release(struct hop_ocl_fam *fm); /* the sums and the split-k workspace */
 
 #endif

@@ -195,7 +195,7 @@ cl_int hop_ocl_nv_enqueue(struct hop_ocl_state *st, const struct hop_ocl_launch 
   if (c.unit < 0)
     return CL_INVALID_KERNEL;
   const struct hop_ocl_unit *un = &st->prog.unit[c.unit];
-  struct hop_ocl_launch s = hop_ocl_family_slab(l, col0, cols);
+  struct hop_ocl_launch s = hop_ocl_generic_slab(l, col0, cols);
   nv->used |= 1u << c.unit;
   if (c.slices > 1 &&
       work_ensure(st, (size_t)c.slices * slice_bytes(s.m, s.n))) {
@@ -214,4 +214,13 @@ int hop_ocl_nv_col_grain(const struct hop_ocl_state *st)
   for (int u = 0; u < st->prog.units; u++)
     grain = st->prog.unit[u].params.nwg > grain ? st->prog.unit[u].params.nwg : grain;
   return grain;
+}
+
+void hop_ocl_nv_release(struct hop_ocl_fam *fm)
+{
+  for (int h = 0; h < 2; h++)
+    if (fm->nv.sum[h] != NULL)
+      clReleaseKernel(fm->nv.sum[h]);
+  if (fm->nv.work != NULL)
+    clReleaseMemObject(fm->nv.work);
 }

@@ -8,9 +8,12 @@
 
 #include "nvidia.h"
 
-bool hop_ocl_nvidia_device(const struct hop_ocl_device *d)
+bool hop_ocl_nv_match(const struct hop_ocl_device *d, char *why, size_t len)
 {
-  return strcasestr(d->vendor, "nvidia") != NULL || strcasestr(d->name, "nvidia") != NULL;
+  if (strcasestr(d->vendor, "nvidia") == NULL && strcasestr(d->name, "nvidia") == NULL)
+    return false;
+  snprintf(why, len, "device \"%.36s\" by %.24s", d->name, d->vendor);
+  return true;
 }
 
 enum { PROBE_ITEMS = 32, PROBE_OUT = 448 };
@@ -94,7 +97,8 @@ static bool probe(struct hop_ocl_state *st, char *why, size_t len)
   return true;
 }
 
-bool hop_ocl_nvidia_setup(struct hop_ocl_state *st, char *why, size_t len)
+/* On success why holds the gate's note (variant_why). */
+bool hop_ocl_nv_setup(struct hop_ocl_state *st, char *why, size_t len)
 {
   struct hop_ocl_nv *nv = &st->fam->nv;
   const char *sgemm = hop_config_get("HOPBLAS_OPENCL_NV_SGEMM");
@@ -126,11 +130,10 @@ bool hop_ocl_nvidia_setup(struct hop_ocl_state *st, char *why, size_t len)
   if (nv->emulate) {
     snprintf(nv->gate_why, sizeof nv->gate_why,
              "PTX emulated in OpenCL C (HOPBLAS_OPENCL_NV_EMULATE=1), probe not run");
+    snprintf(why, len, "%s", nv->gate_why);
     return true;
   }
-  if (!probe(st, nv->gate_why, sizeof nv->gate_why)) {
-    snprintf(why, len, "%s", nv->gate_why);
-    return false;
-  }
-  return true;
+  bool ok = probe(st, nv->gate_why, sizeof nv->gate_why);
+  snprintf(why, len, "%s", nv->gate_why);
+  return ok;
 }
