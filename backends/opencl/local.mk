@@ -26,12 +26,8 @@ endif
 # so editing a comment elsewhere does not rebuild the library.
 kernels/kernels_embedded.c: kernels/embed.stamp
 	@test -f $@ || { rm -f kernels/embed.stamp; $(MAKE) $(AM_MAKEFLAGS) kernels/embed.stamp; }
-kernels/embed.stamp: $(srcdir)/kernels/gemm_generic.cl $(srcdir)/kernels/gemm_image.cl \
-	$(srcdir)/kernels/gemm_adreno.cl $(srcdir)/kernels/gemm_mali.cl \
-	$(srcdir)/kernels/nv_sgemm_fma.cl $(srcdir)/kernels/nv_hgemm_mma.cl \
-	$(srcdir)/kernels/nv_sgemm_3xtf32.cl $(srcdir)/kernels/nv_probe.cl \
-	$(srcdir)/kernels/nv_mma_emu.cl $(srcdir)/kernels/nv_split.cl \
-	$(srcdir)/kernels/nv_hgemm_f16x2.cl $(srcdir)/tools/embed-cl.sh
+# The prerequisites are found in the source tree through VPATH.
+kernels/embed.stamp: $(HOP_CL_KERNELS) tools/embed-cl.sh
 	$(AM_V_GEN)$(MKDIR_P) kernels && \
 	$(SHELL) $(srcdir)/tools/embed-cl.sh $(srcdir) $(HOP_CL_KERNELS) >kernels/kernels_embedded.c.tmp && \
 	if cmp -s kernels/kernels_embedded.c.tmp kernels/kernels_embedded.c; then \
