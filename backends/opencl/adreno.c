@@ -4,8 +4,9 @@
  * only where the device reports them: cl_qcom_perf_hint asks the driver for
  * its high performance level on our context while it exists. */
 #include <string.h>
+#include <strings.h>
 
-#include "family.h"
+#include "tune.h"
 
 /* cl_qcom_perf_hint (Qualcomm's cl_ext_qcom.h; not in the Khronos headers). */
 typedef cl_uint hop_perf_hint_qcom;
@@ -41,7 +42,7 @@ static void perf_hint(struct hop_ocl_state *st)
              "cl_qcom_perf_hint reported, but clSetPerfHintQCOM failed (error %d)", (int)err);
 }
 
-static void setup(struct hop_ocl_state *st, struct hop_ocl_imgcfg *c)
+static void defaults(struct hop_ocl_state *st, struct hop_ocl_imgcfg *c)
 {
   c->tm = 4, c->tn = 8, c->ku = 4;
   c->lx = 32, c->ly = 16;
@@ -51,8 +52,24 @@ static void setup(struct hop_ocl_state *st, struct hop_ocl_imgcfg *c)
   perf_hint(st);
 }
 
+static bool match(const struct hop_ocl_device *d, char *why, size_t len)
+{
+  if (strcasestr(d->name, "adreno") == NULL && strcasestr(d->vendor, "qualcomm") == NULL)
+    return false;
+  snprintf(why, len, "device \"%.50s\" (vendor %.24s) is an Adreno GPU", d->name, d->vendor);
+  return true;
+}
+
+static bool setup(struct hop_ocl_state *st, char *why, size_t len)
+{
+  return hop_ocl_image_setup(st, defaults, why, len);
+}
+
 const struct hop_ocl_family hop_ocl_family_adreno = {
   .name = "adreno",
+  .match = match,
+  .setup = setup,
+  .tuning = &hop_tune_space_adreno,
   .sources = sources,
   .options = hop_ocl_image_options,
   .kernel_name = kernel_name,
@@ -62,5 +79,6 @@ const struct hop_ocl_family hop_ocl_family_adreno = {
   .provide = hop_ocl_image_provide,
   .limits = hop_ocl_image_limits,
   .describe = hop_ocl_image_describe,
-  .setup = setup,
+  .note = hop_ocl_image_note,
+  .release = hop_ocl_image_release,
 };

@@ -1,73 +1,26 @@
-/* Which kernel family computes (HOPBLAS_OPENCL_VARIANT, else the device's
- * name and vendor; nvidia only past its probe), the generic family behind
- * the family interface, and what every family shares: the program source,
+/* Which kernel family computes (HOPBLAS_OPENCL_VARIANT, else the first in
+ * the table whose match rule takes the device; nvidia only past its probe),
+ * and what the engine does the same for every family: the program source,
  * launches cut into slabs and the queue window (HOPBLAS_QUEUE_WINDOW), and
  * the per-call note the trace's why column carries. */
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "family.h"
 #include "sources.h"
 
-
-/* ---- the generic family: generic.c's kernels as they are -------------- */
-
-static const char *const generic_sources[] = {"gemm_generic.cl", NULL};
-
-static void generic_options(const struct hop_ocl_state *st, const struct hop_ocl_params *p,
-                            char *buf, size_t len)
-{
-  (void)st;
-  hop_ocl_generic_options(p, buf, len);
-}
-
-static size_t generic_group_items(const struct hop_ocl_program *pr)
-{
-  return (size_t)pr->params.mdimc * (size_t)pr->params.ndimc;
-}
-
-/* Columns [col0, col0 + cols) of C: the same kernel over a narrower C and
- * the matching columns of op(B). */
-struct hop_ocl_launch hop_ocl_family_slab(const struct hop_ocl_launch *l, int col0, int cols)
-{
-  struct hop_ocl_launch s = *l;
-  s.n = cols;
-  s.b_off += l->tb ? (cl_ulong)col0 : (cl_ulong)col0 * (cl_ulong)l->ldb;
-  s.cin_off += (cl_ulong)col0 * (cl_ulong)l->ldcin;
-  s.cout_off += (cl_ulong)col0 * (cl_ulong)l->ldcout;
-  return s;
-}
-
-static cl_int generic_enqueue(struct hop_ocl_state *st, const struct hop_ocl_launch *l, int col0,
-                              int cols, cl_uint nwait, const cl_event *wait, cl_event *done)
-{
-  struct hop_ocl_launch s = hop_ocl_family_slab(l, col0, cols);
-  return hop_ocl_generic_enqueue(st, &s, nwait, wait, done);
-}
-
-static int generic_col_grain(const struct hop_ocl_state *st) { return st->prog.params.nwg; }
-
-const struct hop_ocl_family hop_ocl_family_generic = {
-  .name = "generic",
-  .sources = generic_sources,
-  .options = generic_options,
-  .kernel_name = hop_ocl_generic_kernel_name,
-  .group_items = generic_group_items,
-  .enqueue = generic_enqueue,
-  .col_grain = generic_col_grain,
-};
-
 /* ---- the choice --------------------------------------------------------- */
+
+/* In the order their match rules are tried: generic takes every device. */
+static const struct hop_ocl_family *const families[] = {
+  &hop_ocl_family_adreno, &hop_ocl_family_mali, &hop_ocl_family_nvidia, &hop_ocl_family_generic};
+enum { FAMILIES = sizeof families / sizeof families[0] };
 
 static const struct hop_ocl_family *by_name(const char *name)
 {
-  static const struct hop_ocl_family *const all[] = {
-    &hop_ocl_family_generic, &hop_ocl_family_adreno, &hop_ocl_family_mali,
-    &hop_ocl_family_nvidia};
-  for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
-    if (strcmp(all[i]->name, name) == 0)
-      return all[i];
+  for (size_t i = 0; i < FAMILIES; i++)
+    if (strcmp(families[i]->name, name) == 0)
+      return families[i];
   return NULL;
 }
 
@@ -75,20 +28,11 @@ static const struct hop_ocl_family *by_name(const char *name)
 static const struct hop_ocl_family *by_device(const struct hop_ocl_device *d, char *why,
                                               size_t len)
 {
-  if (strcasestr(d->name, "adreno") != NULL || strcasestr(d->vendor, "qualcomm") != NULL) {
-    snprintf(why, len, "device \"%.50s\" (vendor %.24s) is an Adreno GPU", d->name, d->vendor);
-    return &hop_ocl_family_adreno;
-  }
-  if (strcasestr(d->name, "mali") != NULL || strcasecmp(d->vendor, "arm") == 0) {
-    snprintf(why, len, "device \"%.50s\" (vendor %.24s) is a Mali GPU", d->name, d->vendor);
-    return &hop_ocl_family_mali;
-  }
-  if (hop_ocl_nvidia_device(d)) {
-    snprintf(why, len, "device \"%.36s\" by %.24s", d->name, d->vendor);
-    return &hop_ocl_family_nvidia;
-  }
-  snprintf(why, len, "device \"%.60s\" is neither Adreno, Mali nor NVIDIA", d->name);
-  return &hop_ocl_family_generic;
+  for (size_t i = 0; i + 1 < FAMILIES; i++)
+    if (families[i]->match(d, why, len))
+      return families[i];
+  families[FAMILIES - 1]->match(d, why, len); /* generic: every device */
+  return families[FAMILIES - 1];
 }
 
 void hop_ocl_family_choose(struct hop_ocl_state *st)
@@ -118,11 +62,8 @@ void hop_ocl_family_choose(struct hop_ocl_state *st)
    * slabs of columns: MACE keeps every launch under 1 ms so that a phone's
    * display, which shares the GPU, keeps its frame rate. */
   st->fam->slice_s = 1e-6 * (double)hop_config_int("HOPBLAS_QUEUE_SLICE_US", 1, 10000000, 1000);
-  char bad[160] = "";
-  bool ok = f == &hop_ocl_family_generic ? true
-            : f == &hop_ocl_family_nvidia ? hop_ocl_nvidia_setup(st, bad, sizeof bad)
-                                          : hop_ocl_image_setup(st, f, bad, sizeof bad);
-  if (!ok) {
+  char bad[160] = ""; /* why not; or, when it may run, the family's note */
+  if (f->setup != NULL && !f->setup(st, bad, sizeof bad)) {
     hop_log(1, "opencl: the %s family cannot run here (%s); using generic", f->name, bad);
     snprintf(st->variant_why, sizeof st->variant_why, "generic (%s asked by %.50s, but %.80s)",
              f->name, why, bad);
@@ -131,9 +72,8 @@ void hop_ocl_family_choose(struct hop_ocl_state *st)
     return;
   }
   st->family = f;
-  if (f == &hop_ocl_family_nvidia)
-    snprintf(st->variant_why, sizeof st->variant_why, "nvidia (%.62s; %.86s)", why,
-             st->fam->nv.gate_why);
+  if (bad[0] != '\0')
+    snprintf(st->variant_why, sizeof st->variant_why, "%s (%.62s; %.86s)", f->name, why, bad);
   else
     snprintf(st->variant_why, sizeof st->variant_why, "%s (%.140s)", f->name, why);
   hop_log(2, "opencl: kernel family %s", st->variant_why);
@@ -220,15 +160,8 @@ void hop_ocl_family_release(struct hop_ocl_state *st)
   st->fam = NULL;
   if (fm == NULL)
     return;
-  for (int x = 0; x < 2; x++)
-    for (int i = 0; i < 2; i++)
-      if (fm->img[x][i].mem != NULL)
-        clReleaseMemObject(fm->img[x][i].mem);
-  for (int h = 0; h < 2; h++)
-    if (fm->nv.sum[h] != NULL)
-      clReleaseKernel(fm->nv.sum[h]);
-  if (fm->nv.work != NULL)
-    clReleaseMemObject(fm->nv.work);
+  if (st->family != NULL && st->family->release != NULL)
+    st->family->release(fm);
   free(fm);
 }
 
@@ -241,8 +174,8 @@ static _Thread_local char detail[120];
 void hop_ocl_family_call_begin(struct hop_ocl_state *st)
 {
   st->fam->packs[0] = st->fam->packs[1] = st->fam->launches = st->fam->waits = 0;
-  st->fam->nv.used = 0;
-  st->fam->nv.split_used = 1;
+  if (st->family->call_begin != NULL)
+    st->family->call_begin(st);
   detail[0] = '\0';
 }
 
@@ -252,31 +185,7 @@ void hop_ocl_family_call_end(struct hop_ocl_state *st, const struct hop_gemm *g)
   char waits[32] = "";
   if (st->queue_window > 0)
     snprintf(waits, sizeof waits, " window-waits=%ld", fm->waits);
-  if (st->family == &hop_ocl_family_generic) {
-    snprintf(detail, sizeof detail, "family=generic launches=%ld%s", fm->launches, waits);
-    return;
-  }
-  if (st->family == &hop_ocl_family_nvidia) {
-    char used[96] = "";
-    for (int u = 0; u < st->prog.units; u++)
-      if (fm->nv.used >> u & 1u)
-        snprintf(used + strlen(used), sizeof used - strlen(used), "%s%s", used[0] ? "+" : "",
-                 hop_ocl_nvidia_unit_name(st, u));
-    char split[24] = "";
-    if (fm->nv.split_used > 1)
-      snprintf(split, sizeof split, " split-k=%d", fm->nv.split_used);
-    snprintf(detail, sizeof detail, "family=nvidia kernels=%s launches=%ld%s%s%s", used,
-             fm->launches, split, waits, fm->nv.emulate ? " ptx=emulated" : "");
-    return;
-  }
-  const struct hop_ocl_imgcfg *c = &fm->cfg;
-  bool half = g->dtype != HOP_DTYPE_S;
-  snprintf(detail, sizeof detail, "family=%s tile=%dx%d A=%s*%ld B=%s*%ld launches=%ld%s math=%s",
-           st->family->name, c->tm, c->tn, c->image[0] ? "image" : "buffer", fm->packs[0],
-           c->image[1] ? "image" : "buffer", fm->packs[1], fm->launches, waits,
-           !half || !c->half_math                      ? "float"
-           : c->fp16 == HOP_OCL_FP16_ACCUMULATE ? (c->emulate ? "half-emulated" : "half")
-                                                : (c->emulate ? "products-emulated" : "products"));
+  st->family->note(st, g, waits, detail, sizeof detail);
 }
 
 const char *hop_ocl_family_detail(void *state)

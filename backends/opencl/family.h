@@ -81,8 +81,18 @@ struct hop_ocl_block {
   cl_event uploaded; /* the slot's previous upload, or NULL */
 };
 
+struct hop_tune_space;
+
+/* A kernel family: how it is chosen, set up, tuned, launched and noted in
+ * the trace.  family.c holds the table and the chooser. */
 struct hop_ocl_family {
   const char *name;
+  /* Is the device this family's?  why says so (the table's last matches all). */
+  bool (*match)(const struct hop_ocl_device *d, char *why, size_t len);
+  /* May the family run here (its knobs read, its probe passed)?  False with
+   * why; true, why may hold a note for variant_why.  NULL: always. */
+  bool (*setup)(struct hop_ocl_state *st, char *why, size_t len);
+  const struct hop_tune_space *tuning; /* NULL: fixed tiles, nothing to tune */
   const char *const *sources; /* embedded kernels/ files, built as one program */
   /* Families of several programs (nvidia): the programs to build instead,
    * into st->prog.unit[]; their number.  NULL: one program of sources. */
@@ -96,14 +106,18 @@ struct hop_ocl_family {
                     cl_uint nwait, const cl_event *wait, cl_event *done);
   int (*col_grain)(const struct hop_ocl_state *st);
   /* Image families: pack a block into an image or k-major buffer; *ld is the
-   * buffer's pitch in elements.  NULL: run.c wraps or packs buffers itself. */
+   * buffer's pitch in elements.  NULL: the call's operand strategy
+   * (run_zero_copy.c, run_staged.c) wraps, maps or uploads buffers itself. */
   cl_int (*provide)(struct hop_ocl_state *st, const struct hop_gemm *g,
                     const struct hop_ocl_block *b, cl_mem *mem, int *ld, cl_event *ready);
   /* Largest block the family takes (plan limits), NULL for none. */
   void (*limits)(const struct hop_ocl_state *st, const struct hop_gemm *g, struct hop_ocl_plan *p);
   void (*describe)(const struct hop_ocl_state *st, FILE *out); /* NULL: engine.c's tiles line */
-  /* Image families: their defaults and device-specific extras, before the knobs. */
-  void (*setup)(struct hop_ocl_state *st, struct hop_ocl_imgcfg *c);
+  void (*call_begin)(struct hop_ocl_state *st); /* its per-call counts reset; NULL: none */
+  /* The trace's note for the call just run; waits is the queue window's part. */
+  void (*note)(const struct hop_ocl_state *st, const struct hop_gemm *g, const char *waits,
+               char *buf, size_t len);
+  void (*release)(struct hop_ocl_fam *fm); /* its objects kept across calls; NULL: none */
 };
 
 extern const struct hop_ocl_family hop_ocl_family_generic, hop_ocl_family_adreno,
@@ -117,17 +131,21 @@ bool hop_ocl_has_extension(const struct hop_ocl_device *d, const char *name);
 char *hop_ocl_family_source(const struct hop_ocl_family *f, char *why, size_t len);
 /* Embedded files (NULL-terminated names), in order, as one malloc'd string. */
 char *hop_ocl_source_join(const char *const *names, char *why, size_t len);
-/* Columns [col0, col0 + cols) of launch l: a narrower C, the matching op(B). */
-struct hop_ocl_launch hop_ocl_family_slab(const struct hop_ocl_launch *l, int col0, int cols);
 cl_int hop_ocl_family_launch(struct hop_ocl_state *st, const struct hop_ocl_launch *l,
                              cl_uint nwait, const cl_event *wait, cl_event *done);
 void hop_ocl_family_call_begin(struct hop_ocl_state *st);
 void hop_ocl_family_call_end(struct hop_ocl_state *st, const struct hop_gemm *g);
 const char *hop_ocl_family_detail(void *state);
 
+/* generic.c: columns [col0, col0 + cols) of launch l, a narrower C and the
+ * matching op(B), for the families that launch generic-style kernels. */
+struct hop_ocl_launch hop_ocl_generic_slab(const struct hop_ocl_launch *l, int col0, int cols);
+
 /* image.c: what the two image families share. */
-bool hop_ocl_image_setup(struct hop_ocl_state *st, const struct hop_ocl_family *f, char *why,
-                         size_t len);
+/* The family's defaults, then the knobs and the device's limits. */
+bool hop_ocl_image_setup(struct hop_ocl_state *st,
+                         void (*defaults)(struct hop_ocl_state *st, struct hop_ocl_imgcfg *c),
+                         char *why, size_t len);
 void hop_ocl_image_options(const struct hop_ocl_state *st, const struct hop_ocl_params *p,
                            char *buf, size_t len);
 size_t hop_ocl_image_group_items(const struct hop_ocl_program *pr);
@@ -140,12 +158,10 @@ cl_int hop_ocl_image_provide(struct hop_ocl_state *st, const struct hop_gemm *g,
 void hop_ocl_image_limits(const struct hop_ocl_state *st, const struct hop_gemm *g,
                           struct hop_ocl_plan *p);
 void hop_ocl_image_describe(const struct hop_ocl_state *st, FILE *out);
+void hop_ocl_image_note(const struct hop_ocl_state *st, const struct hop_gemm *g,
+                        const char *waits, char *buf, size_t len);
+void hop_ocl_image_release(struct hop_ocl_fam *fm);
 
-/* nvidia.c: is the device NVIDIA, and may the family run (the PTX probe,
- * or the emulation)?  Fills st->fam->nv; false with why when it may not. */
-bool hop_ocl_nvidia_device(const struct hop_ocl_device *d);
-bool hop_ocl_nvidia_setup(struct hop_ocl_state *st, char *why, size_t len);
-const char *hop_ocl_nvidia_unit_name(const struct hop_ocl_state *st, int unit);
 
 /* pack.c: op(X) blocks into the k-major texel layout. */
 void hop_ocl_pack_kmajor(const struct hop_gemm *g, const struct hop_ocl_block *b, size_t width,

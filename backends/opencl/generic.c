@@ -1,10 +1,11 @@
-/* The generic family's host side: tile parameters (built-in defaults per
- * kind of device, or HOPBLAS_OPENCL_PARAMS), the -D options that carry
- * them into kernels/gemm_generic.cl, and one launch of a kernel. */
+/* The generic family: tile parameters (built-in defaults per kind of
+ * device, or HOPBLAS_OPENCL_PARAMS), the -D options that carry them into
+ * kernels/gemm_generic.cl, one launch of a kernel, and the family's entry
+ * in family.c's table. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "ocl.h"
+#include "tune.h"
 
 /* Built-in defaults until the tuner stores better ones: first match wins. */
 static const struct params_default {
@@ -171,3 +172,67 @@ cl_int hop_ocl_generic_enqueue_with(struct hop_ocl_state *st, cl_kernel kn,
   return clEnqueueNDRangeKernel(st->q[HOP_OCL_Q_EXEC], kn, slices > 1 ? 3 : 2, NULL, global,
                                 local, nwait, nwait ? wait : NULL, done);
 }
+
+/* ---- the generic family: these kernels as they are ----------------------- */
+
+static const char *const generic_sources[] = {"gemm_generic.cl", NULL};
+
+static void generic_options(const struct hop_ocl_state *st, const struct hop_ocl_params *p,
+                            char *buf, size_t len)
+{
+  (void)st;
+  hop_ocl_generic_options(p, buf, len);
+}
+
+static size_t generic_group_items(const struct hop_ocl_program *pr)
+{
+  return (size_t)pr->params.mdimc * (size_t)pr->params.ndimc;
+}
+
+/* Columns [col0, col0 + cols) of C: the same kernel over a narrower C and
+ * the matching columns of op(B). */
+struct hop_ocl_launch hop_ocl_generic_slab(const struct hop_ocl_launch *l, int col0, int cols)
+{
+  struct hop_ocl_launch s = *l;
+  s.n = cols;
+  s.b_off += l->tb ? (cl_ulong)col0 : (cl_ulong)col0 * (cl_ulong)l->ldb;
+  s.cin_off += (cl_ulong)col0 * (cl_ulong)l->ldcin;
+  s.cout_off += (cl_ulong)col0 * (cl_ulong)l->ldcout;
+  return s;
+}
+
+static cl_int generic_enqueue(struct hop_ocl_state *st, const struct hop_ocl_launch *l, int col0,
+                              int cols, cl_uint nwait, const cl_event *wait, cl_event *done)
+{
+  struct hop_ocl_launch s = hop_ocl_generic_slab(l, col0, cols);
+  return hop_ocl_generic_enqueue(st, &s, nwait, wait, done);
+}
+
+static int generic_col_grain(const struct hop_ocl_state *st) { return st->prog.params.nwg; }
+
+/* Any device: the last of family.c's table. */
+static bool generic_match(const struct hop_ocl_device *d, char *why, size_t len)
+{
+  snprintf(why, len, "device \"%.60s\" is neither Adreno, Mali nor NVIDIA", d->name);
+  return true;
+}
+
+static void generic_note(const struct hop_ocl_state *st, const struct hop_gemm *g,
+                         const char *waits, char *buf, size_t len)
+{
+  (void)g;
+  snprintf(buf, len, "family=generic launches=%ld%s", st->fam->launches, waits);
+}
+
+const struct hop_ocl_family hop_ocl_family_generic = {
+  .name = "generic",
+  .match = generic_match,
+  .tuning = &hop_tune_space_generic,
+  .sources = generic_sources,
+  .options = generic_options,
+  .kernel_name = hop_ocl_generic_kernel_name,
+  .group_items = generic_group_items,
+  .enqueue = generic_enqueue,
+  .col_grain = generic_col_grain,
+  .note = generic_note,
+};

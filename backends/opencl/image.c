@@ -112,8 +112,9 @@ static void choose_limits(const struct hop_ocl_state *st, struct hop_ocl_imgcfg 
   }
 }
 
-bool hop_ocl_image_setup(struct hop_ocl_state *st, const struct hop_ocl_family *f, char *why,
-                         size_t len)
+bool hop_ocl_image_setup(struct hop_ocl_state *st,
+                         void (*defaults)(struct hop_ocl_state *st, struct hop_ocl_imgcfg *c),
+                         char *why, size_t len)
 {
   const struct hop_ocl_device *d = hop_ocl_device(st);
   cl_bool images = CL_FALSE;
@@ -127,7 +128,7 @@ bool hop_ocl_image_setup(struct hop_ocl_state *st, const struct hop_ocl_family *
     return false;
   }
   struct hop_ocl_imgcfg *c = &st->fam->cfg;
-  f->setup(st, c);
+  defaults(st, c);
   const char *tile = hop_config_get("HOPBLAS_OPENCL_TILE");
   if (tile != NULL && *tile != '\0') {
     if (parse_pair(tile, &c->tm, &c->tn, 4, 8, false))
@@ -363,4 +364,28 @@ void hop_ocl_image_describe(const struct hop_ocl_state *st, FILE *out)
   fprintf(out, "  half: %s\n", c->fp16_why);
   if (fm->qcom[0] != '\0')
     fprintf(out, "  Qualcomm extensions: %s\n", fm->qcom);
+}
+
+/* ---- the trace's note, and release ---------------------------------------- */
+
+void hop_ocl_image_note(const struct hop_ocl_state *st, const struct hop_gemm *g,
+                        const char *waits, char *buf, size_t len)
+{
+  const struct hop_ocl_fam *fm = st->fam;
+  const struct hop_ocl_imgcfg *c = &fm->cfg;
+  bool half = g->dtype != HOP_DTYPE_S;
+  snprintf(buf, len, "family=%s tile=%dx%d A=%s*%ld B=%s*%ld launches=%ld%s math=%s",
+           st->family->name, c->tm, c->tn, c->image[0] ? "image" : "buffer", fm->packs[0],
+           c->image[1] ? "image" : "buffer", fm->packs[1], fm->launches, waits,
+           !half || !c->half_math                      ? "float"
+           : c->fp16 == HOP_OCL_FP16_ACCUMULATE ? (c->emulate ? "half-emulated" : "half")
+                                                : (c->emulate ? "products-emulated" : "products"));
+}
+
+void hop_ocl_image_release(struct hop_ocl_fam *fm)
+{
+  for (int x = 0; x < 2; x++)
+    for (int i = 0; i < 2; i++)
+      if (fm->img[x][i].mem != NULL)
+        clReleaseMemObject(fm->img[x][i].mem);
 }

@@ -10,10 +10,12 @@ if HOP_OPENCL
 libhopcore_la_SOURCES += backends/opencl/ocl.h backends/opencl/sources.h \
 	backends/opencl/engine.c backends/opencl/runtime.c backends/opencl/generic.c \
 	backends/opencl/program.c backends/opencl/cache.c backends/opencl/plan.c \
-	backends/opencl/transfer.c backends/opencl/run.c backends/opencl/fault.c \
+	backends/opencl/transfer.c backends/opencl/run.h backends/opencl/run.c \
+	backends/opencl/run_zero_copy.c backends/opencl/run_staged.c backends/opencl/fault.c \
 	backends/opencl/family.h backends/opencl/family.c backends/opencl/image.c \
 	backends/opencl/pack.c backends/opencl/adreno.c backends/opencl/mali.c \
-	backends/opencl/nvidia.c backends/opencl/copy.c
+	backends/opencl/nvidia.h backends/opencl/nvidia.c backends/opencl/nvidia_pick.c \
+	backends/opencl/nvidia_probe.c backends/opencl/copy.c
 nodist_libhopcore_la_SOURCES = kernels/kernels_embedded.c
 libhopcore_la_CPPFLAGS += -I$(top_srcdir)/backends/opencl
 libhopcore_la_LIBADD += -lOpenCL
@@ -24,12 +26,8 @@ endif
 # so editing a comment elsewhere does not rebuild the library.
 kernels/kernels_embedded.c: kernels/embed.stamp
 	@test -f $@ || { rm -f kernels/embed.stamp; $(MAKE) $(AM_MAKEFLAGS) kernels/embed.stamp; }
-kernels/embed.stamp: $(srcdir)/kernels/gemm_generic.cl $(srcdir)/kernels/gemm_image.cl \
-	$(srcdir)/kernels/gemm_adreno.cl $(srcdir)/kernels/gemm_mali.cl \
-	$(srcdir)/kernels/nv_sgemm_fma.cl $(srcdir)/kernels/nv_hgemm_mma.cl \
-	$(srcdir)/kernels/nv_sgemm_3xtf32.cl $(srcdir)/kernels/nv_probe.cl \
-	$(srcdir)/kernels/nv_mma_emu.cl $(srcdir)/kernels/nv_split.cl \
-	$(srcdir)/kernels/nv_hgemm_f16x2.cl $(srcdir)/tools/embed-cl.sh
+# The prerequisites are found in the source tree through VPATH.
+kernels/embed.stamp: $(HOP_CL_KERNELS) tools/embed-cl.sh
 	$(AM_V_GEN)$(MKDIR_P) kernels && \
 	$(SHELL) $(srcdir)/tools/embed-cl.sh $(srcdir) $(HOP_CL_KERNELS) >kernels/kernels_embedded.c.tmp && \
 	if cmp -s kernels/kernels_embedded.c.tmp kernels/kernels_embedded.c; then \

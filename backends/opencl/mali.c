@@ -3,8 +3,9 @@
  * Valhall kernel).  Which operand is the image is HOPBLAS_OPENCL_MALI_IMAGE
  * (a, b or both): the seed found that Mali models differ. */
 #include <string.h>
+#include <strings.h>
 
-#include "family.h"
+#include "tune.h"
 
 static const char *const sources[] = {"gemm_image.cl", "gemm_mali.cl", NULL};
 
@@ -18,7 +19,7 @@ static const char *kernel_name(enum hop_ocl_kernel k)
   return names[k];
 }
 
-static void setup(struct hop_ocl_state *st, struct hop_ocl_imgcfg *c)
+static void defaults(struct hop_ocl_state *st, struct hop_ocl_imgcfg *c)
 {
   (void)st;
   c->tm = 4, c->tn = 4, c->ku = 2;
@@ -38,8 +39,24 @@ static void setup(struct hop_ocl_state *st, struct hop_ocl_imgcfg *c)
   }
 }
 
+static bool match(const struct hop_ocl_device *d, char *why, size_t len)
+{
+  if (strcasestr(d->name, "mali") == NULL && strcasecmp(d->vendor, "arm") != 0)
+    return false;
+  snprintf(why, len, "device \"%.50s\" (vendor %.24s) is a Mali GPU", d->name, d->vendor);
+  return true;
+}
+
+static bool setup(struct hop_ocl_state *st, char *why, size_t len)
+{
+  return hop_ocl_image_setup(st, defaults, why, len);
+}
+
 const struct hop_ocl_family hop_ocl_family_mali = {
   .name = "mali",
+  .match = match,
+  .setup = setup,
+  .tuning = &hop_tune_space_mali,
   .sources = sources,
   .options = hop_ocl_image_options,
   .kernel_name = kernel_name,
@@ -49,5 +66,6 @@ const struct hop_ocl_family hop_ocl_family_mali = {
   .provide = hop_ocl_image_provide,
   .limits = hop_ocl_image_limits,
   .describe = hop_ocl_image_describe,
-  .setup = setup,
+  .note = hop_ocl_image_note,
+  .release = hop_ocl_image_release,
 };

@@ -34,7 +34,6 @@ struct hop_tune_bench {
 };
 
 struct hop_tune_space {
-  const char *family;
   const char *const *names; /* NULL-terminated, at most HOP_TUNE_PARAMS */
   const char *const *knobs; /* configuration keys that set them: when one is set, the user's choice stands */
   unsigned rebuild;         /* bit i: parameter i is compiled in (the others apply at launch) */
@@ -53,9 +52,12 @@ struct hop_tune_space {
    * buffers, with the program in st->prog; the event is the kernel's. */
   cl_int (*launch)(struct hop_ocl_state *st, struct hop_tune_bench *b,
                    const struct hop_ocl_launch *l, cl_event *done);
+  /* Where the family's default parameters came from, for `hopblas info`. */
+  void (*origin)(const struct hop_ocl_state *st, char *buf, size_t len);
 };
 
-extern const struct hop_tune_space hop_tune_space_adreno, hop_tune_space_mali;
+extern const struct hop_tune_space hop_tune_space_generic, hop_tune_space_adreno,
+  hop_tune_space_mali;
 
 /* tune_bench.c: the test problem and the check against the reference. */
 enum { HOP_TUNE_ODD_M = 67, HOP_TUNE_ODD_N = 45, HOP_TUNE_ODD_K = 33 };

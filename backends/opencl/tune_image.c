@@ -135,12 +135,17 @@ static cl_int launch(struct hop_ocl_state *st, struct hop_tune_bench *b,
   return hop_ocl_image_enqueue(st, &packed, 0, l->n, 0, NULL, done);
 }
 
+static void origin(const struct hop_ocl_state *st, char *buf, size_t len)
+{
+  snprintf(buf, len, "the %s family's default: %.100s", st->family->name, st->fam->cfg.tile_why);
+}
+
 const struct hop_tune_space hop_tune_space_adreno = {
-  .family = "adreno", .names = names, .knobs = knobs, .rebuild = 1u << TM | 1u << TN,
-  .get = get, .set = set, .fits = fits, .stage = stage, .launch = launch,
+  .names = names, .knobs = knobs, .rebuild = 1u << TM | 1u << TN,
+  .get = get, .set = set, .fits = fits, .stage = stage, .launch = launch, .origin = origin,
 };
 
 const struct hop_tune_space hop_tune_space_mali = {
-  .family = "mali", .names = names, .knobs = knobs, .rebuild = 1u << TM | 1u << TN,
-  .get = get, .set = set, .fits = fits, .stage = stage, .launch = launch,
+  .names = names, .knobs = knobs, .rebuild = 1u << TM | 1u << TN,
+  .get = get, .set = set, .fits = fits, .stage = stage, .launch = launch, .origin = origin,
 };

@@ -76,11 +76,7 @@ void hop_ocl_tune_attach(struct hop_ocl_state *st)
   t->space = hop_tune_space_of(st->family);
   if (t->space != NULL) {
     t->space->get(st, &t->dflt);
-    if (st->family == &hop_ocl_family_generic)
-      snprintf(t->dflt_why, sizeof t->dflt_why, "%s", st->params_why);
-    else
-      snprintf(t->dflt_why, sizeof t->dflt_why, "the %s family's default: %.100s", st->family->name,
-               st->fam->cfg.tile_why);
+    t->space->origin(st, t->dflt_why, sizeof t->dflt_why);
     for (int i = 0; t->space->knobs[i] != NULL; i++) {
       const char *v = hop_config_get(t->space->knobs[i]);
       t->user = t->user || (v != NULL && *v != '\0');

@@ -195,8 +195,12 @@ static cl_int generic_launch(struct hop_ocl_state *st, struct hop_tune_bench *b,
   return hop_ocl_generic_enqueue(st, l, 0, NULL, done);
 }
 
-static const struct hop_tune_space generic_space = {
-  .family = "generic",
+static void generic_origin(const struct hop_ocl_state *st, char *buf, size_t len)
+{
+  snprintf(buf, len, "%s", st->params_why);
+}
+
+const struct hop_tune_space hop_tune_space_generic = {
   .names = generic_names,
   .knobs = generic_knobs,
   .rebuild = ~0u, /* everything, the work-group included, is compiled in */
@@ -205,19 +209,14 @@ static const struct hop_tune_space generic_space = {
   .fits = generic_fits,
   .stage = generic_stage,
   .launch = generic_launch,
+  .origin = generic_origin,
 };
 
-/* ---- the list, and points as text ----------------------------------------- */
-
-static const struct hop_tune_space *const spaces[] = {&generic_space, &hop_tune_space_adreno,
-                                                      &hop_tune_space_mali, NULL};
+/* ---- the family's space, and points as text ----------------------------- */
 
 const struct hop_tune_space *hop_tune_space_of(const struct hop_ocl_family *f)
 {
-  for (size_t i = 0; spaces[i] != NULL; i++)
-    if (strcmp(spaces[i]->family, f->name) == 0)
-      return spaces[i];
-  return NULL;
+  return f->tuning;
 }
 
 void hop_tune_point_format(const struct hop_tune_space *s, const struct hop_tune_point *p,

@@ -1,0 +1,102 @@
+/* The pipeline of one call (run.c) and the operand strategies it drives:
+ * how an A or B block gets onto the device, how C's tile comes in and goes
+ * back, and what each leaves to release.  One strategy is chosen per call
+ * (run_zero_copy.c, run_staged.c); the pipeline itself never asks which. */
+#ifndef HOP_OCL_RUN_H
+#define HOP_OCL_RUN_H
+
+#include "family.h"
+
+enum { HOP_OCL_PARTS = 8 }; /* most read-backs per C tile */
+
+struct hop_ocl_op_slot { /* an A or B block on the device */
+  bool valid;
+  unsigned long used; /* when it was last provided: the oldest is replaced */
+  int r0, c0;         /* its corner in op(X) */
+  cl_mem wrap;        /* zero-copy: a buffer over the caller's memory, else NULL */
+  cl_mem mem;
+  cl_ulong off;
+  int ld;
+  cl_event ready;    /* upload (or unmap) done */
+  cl_event last_use; /* the last kernel that reads it */
+};
+
+struct hop_ocl_c_slot {
+  bool busy; /* a tile is in flight in it */
+  size_t tile;
+  int i0, j0, rows, cols;
+  cl_mem wrap_in;                /* zero-copy: C's host region, read when beta != 0 */
+  cl_event ready;                /* C input in place */
+  int parts, part_cols;          /* read back in parts of part_cols columns (zero-copy: one) */
+  cl_event done[HOP_OCL_PARTS];  /* each part's read-back (staged) or the map (zero-copy) complete */
+  cl_event unmapped;             /* zero-copy: the map released, the kernel may write again */
+  void *mapped;
+};
+
+/* The block of op(X) a slot is to hold, and where it lies in the caller's X. */
+struct hop_ocl_src {
+  int x, slot;                   /* X = A (0) or B (1); the slot's index */
+  int r0, c0, rows, cols;        /* in op(X) */
+  const unsigned char *base;     /* X */
+  int ld;
+  size_t e;                      /* element size */
+  int sr, sc, srows, scols;      /* the same block in X as stored */
+  size_t dense, full;            /* bytes packed; bytes of the largest block of the plan */
+};
+
+struct hop_ocl_call;
+
+struct hop_ocl_operands {
+  const char *name;        /* in the phases log line */
+  int op_slots, c_slots;   /* most slots of each operand, of C */
+  cl_mem_flags c_flags;    /* added to a C slot's device buffer */
+  bool c_pinned;           /* a C slot also has a pinned host image */
+  /* Put block s into slot o (o->mem, o->off, o->ld, o->ready). */
+  bool (*block)(struct hop_ocl_call *c, struct hop_ocl_op_slot *o, const struct hop_ocl_src *s);
+  /* C's input for the tile when beta != 0 and k is whole; sets l->cin. */
+  bool (*c_in)(struct hop_ocl_call *c, struct hop_ocl_c_slot *cs, struct hop_ocl_launch *l);
+  int (*c_parts)(const struct hop_ocl_call *c, const struct hop_ocl_c_slot *cs);
+  /* Queue the read-back of columns [j, j + n) after kev, into *done. */
+  cl_int (*c_read)(struct hop_ocl_call *c, struct hop_ocl_c_slot *cs, int j, int n, cl_event kev,
+                   cl_event *done);
+  const unsigned char *(*c_host)(struct hop_ocl_call *c, struct hop_ocl_c_slot *cs);
+  /* The tile is written into C: give back what its read-back holds. */
+  bool (*c_done)(struct hop_ocl_call *c, struct hop_ocl_c_slot *cs);
+  /* At the call's end (queues finished): what slot i still holds. */
+  void (*c_drop)(struct hop_ocl_call *c, int i);
+};
+
+extern const struct hop_ocl_operands hop_ocl_zero_copy, hop_ocl_zero_copy_images, hop_ocl_staged,
+  hop_ocl_staged_images;
+
+struct hop_ocl_call {
+  struct hop_ocl_state *st;
+  const struct hop_gemm *g;
+  const struct hop_ocl_operands *ops;
+  struct hop_ocl_plan p;
+  int nx, nc;                                  /* operand slots (each of A and B), C slots */
+  struct hop_ocl_op_slot op[2][HOP_OCL_SLOTS]; /* [A, B][slot] */
+  unsigned long clock;
+  struct hop_ocl_c_slot cs[HOP_OCL_SLOTS];
+  int *done_cols; /* per tile: its first done_cols columns are final in C */
+  size_t ntiles, nfinal;
+  bool touched;             /* some column of C holds final values */
+  size_t redone;            /* results recomputed on the CPU (a flushing device) */
+  struct hop_ocl_stager sg; /* staged uploads; every path's host time by phase */
+  cl_int err;
+  const char *what; /* the step that failed */
+};
+
+/* Record the first failure; false, for `return hop_ocl_call_fail(...)`. */
+bool hop_ocl_call_fail(struct hop_ocl_call *c, cl_int err, const char *what);
+/* Replace the event held in *slot (taking ownership of ev). */
+void hop_ocl_ev_put(cl_event *slot, cl_event ev);
+void hop_ocl_call_flush(struct hop_ocl_call *c);
+/* hop_ocl_pack, counted as the host's packing time. */
+void hop_ocl_call_pack(struct hop_ocl_call *c, const void *x, int ld, size_t e, int r0, int c0,
+                       int rows, int cols, void *dst);
+/* The image families pack their blocks themselves (family->provide). */
+bool hop_ocl_call_family_block(struct hop_ocl_call *c, struct hop_ocl_op_slot *o,
+                               const struct hop_ocl_src *s, bool staged);
+
+#endif
