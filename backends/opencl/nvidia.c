@@ -37,7 +37,7 @@
 static const struct hop_ocl_nv_unit fma_wide[4] = {
   /* The 128x256 tile built for one transpose pair keeps only that pair's
    * addresses live: 46.4 TFLOPS at n = 8192 against 45.4 for one build of
-   * all four (2026-11-22, variants-fma4.txt). */
+   * all four (benchmark/results/nv-kernels-h200/variants-fma4.txt). */
   {"fma-128x256-nn", "nv_sgemm_fma.cl", "-DNV_TA=0 -DNV_TB=0", false,
    {[HOP_OCL_SGEMM] = "sgemm_nv_fma"}, {128, 256, 8, 256, 1, 0, 0, 0, 0, 0}, 351, 1, 0},
   {"fma-128x256-nt", "nv_sgemm_fma.cl", "-DNV_TA=0 -DNV_TB=1", false,

@@ -1,4 +1,4 @@
-/* The OpenCL engine's tuner (issue 6, DESIGN §6): each kernel family's
+/* The OpenCL engine's tuner (DESIGN §6): each kernel family's
  * parameter space, the search over it (tune.c), the one lookup chain that
  * gives a call its parameters (tune_select.c: user cache -> built-in table
  * by device, family, vendor -> the family's default), the built-in table
