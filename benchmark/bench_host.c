@@ -9,6 +9,7 @@
 #include "bench.h"
 #include "hop.h"
 #include "hopblas.h"
+#include "cpu.h"
 
 void cblas_sgemm(int order, int ta, int tb, int m, int n, int k, float alpha, const float *a,
                  int lda, const float *b, int ldb, float beta, float *c, int ldc);

@@ -183,6 +183,13 @@ void hop_engine_get(size_t i, struct hop_engine_view *out)
   slot_view(i, out);
 }
 
+void hop_fallback_gemm(const struct hop_gemm *g)
+{
+  struct hop_engine_view v;
+  hop_engine_get(hop_backend_count - 1, &v);
+  v.be->gemm(v.state, g);
+}
+
 size_t hop_engine_index(const char *name)
 {
   for (size_t i = 0; i < hop_backend_count; i++)

@@ -23,13 +23,18 @@ static void fast_prepare(void)
   if (cfg->trace_path[0] != '\0' || cfg->verbose >= 2)
     return;
   double max_flops;
-  if (strcmp(cfg->backend, "cpu") == 0)
+  const struct hop_backend *last = hop_backends[hop_backend_count - 1];
+  if (strcmp(cfg->backend, last->name) == 0)
     max_flops = INFINITY;
   else if (strcmp(cfg->backend, "auto") != 0)
     return;
   else
     max_flops = cfg->min_flops >= 0.0 ? cfg->min_flops : cfg->device_floor_flops;
-  hop_cpu_direct(&fast.path.cblas_sgemm, &fast.path.sgemm);
+  if (last->direct == NULL)
+    return;
+  struct hop_engine_view v;
+  hop_engine_get(hop_backend_count - 1, &v);
+  last->direct(v.state, &fast.path.cblas_sgemm, &fast.path.sgemm);
   if (fast.path.cblas_sgemm == NULL || fast.path.sgemm == NULL)
     return;
   fast.path.max_mnk = (uint64_t)fmin(max_flops / 2.0, HOP_FAST_PATH_MAX_MNK);

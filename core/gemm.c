@@ -45,7 +45,7 @@ void hop_gemm_run(const struct hop_gemm *g)
   bool trivial = g->alpha == 0.0f || g->k == 0;
   /* A real BLAS calling back into our exported names: straight to the CPU. */
   if (hop_reentry_depth() > 0 && !trivial) {
-    hop_cpu_gemm(g);
+    hop_fallback_gemm(g);
     return;
   }
   const struct hop_config *cfg = hop_config();

@@ -60,6 +60,13 @@ enum hop_status {
 };
 const char *hop_status_message(enum hop_status st);
 
+/* A CPU BLAS's own sgemm entry points (the fast path calls them directly). */
+typedef void (*hop_cblas_sgemm_fn)(int, int, int, int, int, int, float, const float *, int,
+                                   const float *, int, float, float *, int);
+typedef void (*hop_f77_sgemm_fn)(const char *, const char *, const int *, const int *, const int *,
+                                 const float *, const float *, const int *, const float *,
+                                 const int *, const float *, float *, const int *, size_t, size_t);
+
 /* ---- engines ------------------------------------------------------------
  * An engine is a folder behind one const vtable, listed once in
  * backends/registry.c.  State an engine keeps lives behind the opaque
@@ -68,6 +75,8 @@ struct hop_backend {
   const char *name;    /* "cpu", "opencl", "videocore-emu", ... */
   bool is_device;      /* not the CPU: offloaded calls are verified, MIN_FLOPS applies */
   bool fork_safe;      /* may the child of a fork() keep using the state? */
+  bool only_when_named; /* routed to only when HOPBLAS_BACKEND names it (test engines,
+                         * emulators whose times would mislead the router) */
   /* Start the engine once.  On failure write one line in why and return a
    * status; the engine then stays off for the life of the process. */
   enum hop_status (*init)(void **state, char *why, size_t why_len);
@@ -89,6 +98,9 @@ struct hop_backend {
    * unloaded (dlclose) and no call is in flight; never at exit (see
    * core/context.c).  NULL when the engine holds nothing. */
   void (*release)(void *state);
+  /* The last engine only, which never declines: its BLAS's own entry points
+   * for the tiny-call fast path (both NULL when it has none).  May be NULL. */
+  void (*direct)(void *state, hop_cblas_sgemm_fn *cblas, hop_f77_sgemm_fn *f77);
 };
 
 /* The registry, in preference order; the CPU engine is always last. */
@@ -221,21 +233,16 @@ bool hop_subnormal_inputs(const struct hop_gemm *g);
 float hop_subnormal_limit(const struct hop_gemm *g);
 float hop_subnormal_redo(const struct hop_gemm *g, int i, int j);
 
-/* ---- CPU engine entry used by core/ itself (verify, trivial cases) ----- */
-void hop_cpu_gemm(const struct hop_gemm *g);
-/* Which CPU BLAS the engine uses (path or "built-in reference"). */
-const char *hop_cpu_blas_name(void);
+/* ---- the fallback: the registry's last engine (core/context.c) ----------
+ * It never declines and never fails: core/ sends it re-entrant calls and
+ * verify's references, and an engine may finish a part of a call with it. */
+void hop_fallback_gemm(const struct hop_gemm *g);
 
 /* ---- the tiny-call fast path (core/fast_path.c) ------------------------
  * Calls that routing would send to the CPU anyway go straight to OpenBLAS's
  * own entry point, with OpenBLAS doing the argument checks (it reports the
  * same INFO through the same xerbla_): the interposition then costs a
  * handful of instructions instead of a trip through core/. */
-typedef void (*hop_cblas_sgemm_fn)(int, int, int, int, int, int, float, const float *, int,
-                                   const float *, int, float, float *, int);
-typedef void (*hop_f77_sgemm_fn)(const char *, const char *, const int *, const int *, const int *,
-                                 const float *, const float *, const int *, const float *,
-                                 const int *, const float *, float *, const int *, size_t, size_t);
 struct hop_fast_path {
   uint64_t max_mnk; /* m*n*k below this (and alpha != 0) goes straight to OpenBLAS */
   hop_cblas_sgemm_fn cblas_sgemm;
@@ -273,8 +280,6 @@ static inline uint64_t hop_fast_path_mnk(int m, int n, int k)
 {
   return (uint64_t)(int64_t)m * (uint64_t)(int64_t)k * (uint64_t)(int64_t)n;
 }
-/* OpenBLAS's own entry points, NULL when the CPU engine uses the reference. */
-void hop_cpu_direct(hop_cblas_sgemm_fn *cblas, hop_f77_sgemm_fn *f77);
 
 /* ---- half precision (core/half.c) -------------------------------------- */
 float hop_half_to_float(uint16_t h);

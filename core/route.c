@@ -37,7 +37,7 @@ static size_t cpu_index(void) { return hop_backend_count - 1; }
 
 static void run_cpu(const struct hop_gemm *g, struct hop_route_result *res)
 {
-  hop_cpu_gemm(g);
+  hop_fallback_gemm(g);
   res->engine = hop_backends[cpu_index()];
 }
 
@@ -123,8 +123,7 @@ static void route_by_prediction(const struct hop_gemm *g, bool devices_only,
     hop_engine_get(i, &v);
     if (v.status != HOP_OK || (devices_only && !v.be->is_device))
       continue;
-    /* The test engine answers wrongly on purpose: only when asked by name. */
-    if (strcmp(v.be->name, "test-wrong") == 0)
+    if (v.be->only_when_named)
       continue;
     double t = v.be->predict ? v.be->predict(v.state, g) : -1.0;
     if (t < 0.0)

@@ -90,20 +90,6 @@ void hop_curve_format(const struct hop_curve *c, char *buf, size_t len);
 /* Rate at a size: linear in log(size) between points, flat beyond the ends. */
 double hop_curve_gflops(const struct hop_curve *c, double size);
 
-/* The CPU engine's measured curve (calibrate.c); false when none is cached. */
-bool hop_calib_cpu_curve(struct hop_curve *c);
-/* The scope of the CPU's calibration: CPU model, cores, BLAS library, threads. */
-void hop_calib_cpu_scope(char *buf, size_t len);
-/* Measure the CPU engine at the sizes (0-terminated), within a budget of
- * seconds; store the curve.  progress(i, count, arg) after each size. */
-bool hop_calib_cpu_measure(const int *sizes, double budget_s, struct hop_curve *out,
-                           void (*progress)(int done, int count, void *arg), void *arg);
-
-/* For the CPU engine: predicted seconds from the cached curve, negative
- * when there is none (or HOPBLAS_TUNE=off); read once per process. */
-double hop_calib_cpu_seconds(const struct hop_gemm *g);
-/* The curve in use as text; false when the built-in model is. */
-bool hop_calib_cpu_describe(char *buf, size_t len);
 
 
 #endif

@@ -60,7 +60,7 @@ static float *abs_product(const struct hop_gemm *g)
   struct hop_gemm abs = {.dtype = HOP_DTYPE_S, .symbol = "verify", .m = g->m, .n = g->n, .k = g->k,
                          .alpha = 1.0f, .beta = 0.0f, .a = a, .lda = g->m, .b = b, .ldb = g->k,
                          .c = p, .ldc = g->m};
-  hop_cpu_gemm(&abs);
+  hop_fallback_gemm(&abs);
   free(a), free(b);
   return p;
 }
@@ -94,7 +94,7 @@ const char *hop_verify_end(const struct hop_gemm *g, struct hop_verify_snapshot 
   struct hop_gemm r = *g;
   r.c = ref;
   r.ldc = g->m;
-  hop_cpu_gemm(&r);
+  hop_fallback_gemm(&r);
 
   double eps_acc = FLT_EPSILON, eps_out = g->dtype == HOP_DTYPE_H ? 0x1p-10 : 0.0;
   /* Gradual underflow: each operation may be off by 2^-150 besides eps. */

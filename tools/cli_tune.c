@@ -20,6 +20,7 @@
 #include "hop.h"
 #include "hopblas_cli.h"
 #include "cli_tune.h"
+#include "cpu.h"
 #include "tune_cache.h"
 
 static double now(void)

@@ -2,7 +2,8 @@
 bin_PROGRAMS += hopblas
 hopblas_SOURCES = tools/hopblas.c tools/hopblas_cli.h tools/cli_info.c backends/registry.c \
 	tools/cli_tune.c tools/cli_tune.h
-hopblas_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tools -I$(top_srcdir)/backends/opencl
+hopblas_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tools -I$(top_srcdir)/backends/opencl \
+	-I$(top_srcdir)/backends/cpu
 if HOP_OPENCL
 hopblas_SOURCES += tools/cli_tune_ocl.c
 endif

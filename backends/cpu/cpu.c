@@ -56,7 +56,7 @@ static bool try_load(const char *path, struct hop_cpu_state *st, char *why, size
   Dl_info theirs, ours;
   if (fn == NULL) {
     snprintf(why, why_len, "%s has no sgemm_", path);
-  } else if (dladdr((void *)fn, &theirs) && dladdr((void *)hop_cpu_gemm, &ours) &&
+  } else if (dladdr((void *)fn, &theirs) && dladdr((void *)hop_cpu_sgemm, &ours) &&
              theirs.dli_fbase == ours.dli_fbase) {
     /* e.g. HOPBLAS_CPU_BLAS naming a libblas.so.3 that is hopblas itself. */
     snprintf(why, why_len, "%s resolves sgemm_ to hopblas itself", path);
@@ -129,14 +129,15 @@ static double cpu_predict(void *state, const struct hop_gemm *g)
   return 1e-6 + flops / rate;
 }
 
+/* Never fails: the fallback of every other engine (core/context.c). */
 static enum hop_status cpu_gemm(void *state, const struct hop_gemm *g)
 {
   const struct hop_cpu_state *st = state;
   if (g->dtype == HOP_DTYPE_S)
     hop_cpu_sgemm(st, g->ta, g->tb, g->m, g->n, g->k, g->alpha, g->a, g->lda, g->b, g->ldb,
                   g->beta, g->c, g->ldc);
-  else
-    return hop_cpu_half_gemm(st, g);
+  else if (hop_cpu_half_gemm(st, g) != HOP_OK) /* not even the panel buffers */
+    hop_cpu_half_gemm_unbuffered(st, g);
   return HOP_OK;
 }
 
@@ -198,6 +199,14 @@ static void cpu_release(void *state)
   *st = (struct hop_cpu_state){0};
 }
 
+/* OpenBLAS's own entry points for the fast path; NULL with any other BLAS. */
+static void cpu_direct(void *state, hop_cblas_sgemm_fn *cblas, hop_f77_sgemm_fn *f77)
+{
+  const struct hop_cpu_state *st = state;
+  *cblas = st->cblas_sgemm;
+  *f77 = st->sgemm;
+}
+
 static void cpu_describe(void *state, FILE *out)
 {
   const struct hop_cpu_state *st = state;
@@ -217,25 +226,9 @@ const struct hop_backend hop_backend_cpu = {
   .gemm = cpu_gemm,
   .describe = cpu_describe,
   .release = cpu_release,
+  .direct = cpu_direct,
 };
 
-void hop_cpu_gemm(const struct hop_gemm *g)
-{
-  struct hop_engine_view v;
-  hop_engine_get(hop_backend_count - 1, &v);
-  enum hop_status st = cpu_gemm(v.state, g);
-  if (st != HOP_OK) /* only when even the panel buffers could not be allocated */
-    hop_cpu_half_gemm_unbuffered(v.state, g);
-}
-
-void hop_cpu_direct(hop_cblas_sgemm_fn *cblas, hop_f77_sgemm_fn *f77)
-{
-  struct hop_engine_view v;
-  hop_engine_get(hop_backend_count - 1, &v);
-  const struct hop_cpu_state *st = v.state;
-  *cblas = st->cblas_sgemm;
-  *f77 = st->sgemm;
-}
 
 const char *hop_cpu_blas_name(void)
 {

@@ -4,6 +4,7 @@
 #define HOP_CPU_H
 
 #include "hop.h"
+#include "tune_cache.h"
 
 /* OpenBLAS's Fortran sgemm_, with gfortran's hidden string lengths. */
 typedef hop_f77_sgemm_fn hop_sgemm_fn;
@@ -18,6 +19,26 @@ struct hop_cpu_state {
 };
 
 extern const struct hop_backend hop_backend_cpu;
+
+/* Which CPU BLAS the engine uses (path or "built-in reference"). */
+const char *hop_cpu_blas_name(void);
+
+/* ---- the CPU's calibration (calibrate.c), in the tuning cache ---------- */
+/* The CPU engine's measured curve (calibrate.c); false when none is cached. */
+bool hop_calib_cpu_curve(struct hop_curve *c);
+/* The scope of the CPU's calibration: CPU model, cores, BLAS library, threads. */
+void hop_calib_cpu_scope(char *buf, size_t len);
+/* Measure the CPU engine at the sizes (0-terminated), within a budget of
+ * seconds; store the curve.  progress(i, count, arg) after each size. */
+bool hop_calib_cpu_measure(const int *sizes, double budget_s, struct hop_curve *out,
+                           void (*progress)(int done, int count, void *arg), void *arg);
+
+/* For the CPU engine: predicted seconds from the cached curve, negative
+ * when there is none (or HOPBLAS_TUNE=off); read once per process. */
+double hop_calib_cpu_seconds(const struct hop_gemm *g);
+/* The curve in use as text; false when the built-in model is. */
+bool hop_calib_cpu_describe(char *buf, size_t len);
+
 
 void hop_cpu_sgemm(const struct hop_cpu_state *st, bool ta, bool tb, int m, int n, int k,
                    float alpha, const float *a, int lda, const float *b, int ldb, float beta,

@@ -283,7 +283,7 @@ static void finish_on_cpu(struct hop_ocl_call *c)
     sub.a = (const unsigned char *)g->a + a_at * e;
     sub.b = (const unsigned char *)g->b + b_at * e;
     sub.c = (unsigned char *)g->c + hop_at(i0, j0, g->ldc) * ec;
-    hop_cpu_gemm(&sub);
+    hop_fallback_gemm(&sub);
   }
 }
 

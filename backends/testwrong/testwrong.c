@@ -1,6 +1,6 @@
 /* A device engine that answers wrongly on purpose, built only for `make check`:
  * it proves that HOPBLAS_VERIFY notices and that =fallback repairs.  It
- * computes the right product through the CPU engine, then corrupts it. */
+ * computes the right product through the fallback engine, then corrupts it. */
 #include "hop.h"
 
 static enum hop_status wrong_init(void **state, char *why, size_t why_len)
@@ -14,7 +14,7 @@ static double wrong_predict(void *state, const struct hop_gemm *g) { return 0.0;
 
 static enum hop_status wrong_gemm(void *state, const struct hop_gemm *g)
 {
-  hop_cpu_gemm(g);
+  hop_fallback_gemm(g);
   /* Off by one in the first element of every column: far outside any tolerance. */
   for (int j = 0; j < g->n; j++) {
     size_t at = hop_at(0, j, g->ldc);
@@ -33,6 +33,7 @@ const struct hop_backend hop_backend_test_wrong = {
   .name = "test-wrong",
   .is_device = true,
   .fork_safe = true,
+  .only_when_named = true, /* it answers wrongly on purpose */
   .init = wrong_init,
   .predict = wrong_predict,
   .gemm = wrong_gemm,

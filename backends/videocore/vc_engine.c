@@ -73,12 +73,12 @@ static void log_redone(const char *engine, const struct hop_gemm *g, size_t redo
             (double)hop_subnormal_limit(g));
 }
 
-/* Emulated seconds would mislead the router: only when asked for by name. */
+/* Asked only when named (only_when_named): emulated seconds would mislead the router. */
 static double emu_predict(void *state, const struct hop_gemm *g)
 {
   (void)state;
   (void)g;
-  return strcmp(hop_config()->backend, "videocore-emu") == 0 ? 0.0 : -1.0;
+  return 0.0;
 }
 
 static enum hop_status emu_gemm(void *state, const struct hop_gemm *g)
@@ -126,6 +126,7 @@ static void vc_describe(void *state, FILE *out)
 const struct hop_backend hop_backend_videocore_emu = {
   .name = "videocore-emu",
   .is_device = true,
+  .only_when_named = true,
   .fork_safe = true, /* nothing but the generated programs outlives a call */
   .init = emu_init,
   .predict = emu_predict,

@@ -13,8 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "hop.h"
-#include "tune_cache.h"
+#include "cpu.h"
 
 /* ---- curves --------------------------------------------------------------- */
 
@@ -132,11 +131,11 @@ static double time_cpu(int n, float *a, float *b, float *c, double deadline)
   struct hop_gemm g = {.dtype = HOP_DTYPE_S, .symbol = "tune", .m = n, .n = n, .k = n,
                        .alpha = 1.0f, .beta = 0.0f, .a = a, .lda = n, .b = b, .ldb = n,
                        .c = c, .ldc = n};
-  hop_cpu_gemm(&g); /* warm-up: threads started, pages touched */
+  hop_fallback_gemm(&g); /* warm-up: threads started, pages touched */
   double best = INFINITY, start = now();
   for (int runs = 0; runs < 3 || (now() - start < 0.05 && now() < deadline); runs++) {
     double t0 = now();
-    hop_cpu_gemm(&g);
+    hop_fallback_gemm(&g);
     double t = now() - t0;
     best = t < best ? t : best;
   }
