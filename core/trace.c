@@ -264,16 +264,26 @@ struct row {
   size_t n;
 };
 
+/* Bytes left in the row when `reserve` are kept for the columns after. */
+static size_t room(const struct row *r, size_t reserve)
+{
+  return r->n + reserve < sizeof r->s ? sizeof r->s - r->n - reserve : 0;
+}
+
 static void put_str(struct row *r, const char *s)
 {
-  size_t n = strlen(s);
-  if (n > sizeof r->s - r->n - 64) /* leave room for the fixed columns after it */
-    n = sizeof r->s - r->n - 64;
+  size_t n = strlen(s), left = room(r, 64); /* the fixed columns after it */
+  n = n < left ? n : left;
   memcpy(r->s + r->n, s, n);
   r->n += n;
 }
 
-static void put_char(struct row *r, char c) { r->s[r->n++] = c; }
+/* The row's last byte is kept for its newline (emit). */
+static void put_char(struct row *r, char c)
+{
+  if (r->n < sizeof r->s - 1)
+    r->s[r->n++] = c;
+}
 
 static void put_uint(struct row *r, unsigned long long v)
 {
@@ -303,10 +313,8 @@ static void put_fixed(struct row *r, double v, int decimals)
     put_str(r, v >= 0.0 ? "inf" : "0");
     return;
   }
-  unsigned long long units = (unsigned long long)(v * scale + 0.5), whole = units, frac;
-  unsigned long long div = (unsigned long long)scale;
-  whole = units / div;
-  frac = units % div;
+  unsigned long long units = (unsigned long long)(v * scale + 0.5);
+  unsigned long long div = (unsigned long long)scale, whole = units / div, frac = units % div;
   put_uint(r, whole);
   put_char(r, '.');
   for (unsigned long long p = div / 10; p > 0; p /= 10)
@@ -317,7 +325,7 @@ static void put_fixed(struct row *r, double v, int decimals)
 static void put_quoted(struct row *r, const char *s)
 {
   put_char(r, '"');
-  for (; *s != '\0' && r->n < sizeof r->s - 72; s++) {
+  for (; *s != '\0' && room(r, 72) > 0; s++) {
     if (*s == '"')
       put_char(r, '"');
     put_char(r, *s == '\n' ? ' ' : *s);
@@ -359,7 +367,7 @@ static void emit(const struct hop_trace_call *c, const char *engine, const char 
   put_int(&r, trace_pid());
   put_char(&r, ',');
   put_int(&r, trace_tid());
-  put_char(&r, '\n');
+  r.s[r.n++] = '\n'; /* put_char kept this byte free */
   append(r.s, r.n, t);
 }
 

@@ -103,7 +103,7 @@ bool hop_ocl_cache_load(const char *key, unsigned char **bin, size_t *len)
     return false;
   struct stat sb;
   unsigned char *img = NULL;
-  bool ok = fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && hop_stat_private(&sb) &&
+  bool ok = fstat(fd, &sb) == 0 && hop_stat_private(&sb) && /* regular: hop_open_regular */
             sb.st_size > 0 && (size_t)sb.st_size <= binary_max + KEY_MAX + HEADER_MAX &&
             (img = malloc((size_t)sb.st_size)) != NULL && read_all(fd, img, (size_t)sb.st_size);
   close(fd);
