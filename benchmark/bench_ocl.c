@@ -133,9 +133,9 @@ static bool hopblas_kernel(void *arg)
 }
 
 /* The case as the engine sees a call (no operands). */
-static struct hop_gemm case_gemm(const struct bench_case *c)
+static struct hop_call case_gemm(const struct bench_case *c)
 {
-  return (struct hop_gemm){.dtype = (enum hop_dtype)c->dtype, .ta = c->ta, .tb = c->tb,
+  return (struct hop_call){.dtype = (enum hop_dtype)c->dtype, .ta = c->ta, .tb = c->tb,
                            .m = c->m, .n = c->n, .k = c->k, .alpha = c->alpha, .beta = c->beta};
 }
 
@@ -146,7 +146,7 @@ static struct hop_gemm case_gemm(const struct bench_case *c)
 static bool image_pack(struct resident *res, struct bench_result *r)
 {
   const struct bench_case *c = &res->d->cs;
-  struct hop_gemm g = case_gemm(c);
+  struct hop_call g = case_gemm(c);
   g.a = res->d->a, g.lda = res->lda, g.b = res->d->b, g.ldb = res->ldb;
   struct hop_ocl_plan lim = {0};
   st->family->limits(st, &g, &lim);
@@ -187,7 +187,7 @@ static bool image_pack(struct resident *res, struct bench_result *r)
  * chain: user cache, built-in table, default), built before the timing. */
 static bool select_params(const struct bench_data *d, struct bench_result *r)
 {
-  struct hop_gemm g = case_gemm(&d->cs);
+  struct hop_call g = case_gemm(&d->cs);
   pthread_mutex_lock(&st->lock);
   enum hop_status rc = hop_ocl_tune_select(st, &g);
   pthread_mutex_unlock(&st->lock);

@@ -15,7 +15,7 @@ __attribute__((noinline)) static void sgemm_through_core(int order, int transa, 
                                                          int lda, const float *b, int ldb,
                                                          float beta, float *c, int ldc)
 {
-  struct hop_gemm g;
+  struct hop_call g;
   int info = hop_cblas_gemm_args(order, transa, transb, m, n, k, a, lda, b, ldb, c, ldc, &g);
   struct hop_trace_call call = {"cblas_sgemm", HOP_DTYPE_S, m, n, k, hop_trace_cblas_trans(transa),
                                 hop_trace_cblas_trans(transb)};
@@ -32,7 +32,7 @@ __attribute__((noinline)) static void sgemm_through_core(int order, int transa, 
   g.symbol = "cblas_sgemm";
   g.alpha = alpha;
   g.beta = beta;
-  hop_gemm_run(&g);
+  hop_call_run(&g);
 }
 
 HOP_EXPORT void cblas_sgemm(int order, int transa, int transb, int m, int n, int k, float alpha,
@@ -55,7 +55,7 @@ HOP_EXPORT void cblas_hgemm(int order, int transa, int transb, int m, int n, int
                             const hopblas_half *b, int ldb, hopblas_half beta, hopblas_half *c,
                             int ldc)
 {
-  struct hop_gemm g;
+  struct hop_call g;
   int info = hop_cblas_gemm_args(order, transa, transb, m, n, k, a, lda, b, ldb, c, ldc, &g);
   struct hop_trace_call call = {"cblas_hgemm", HOP_DTYPE_H, m, n, k, hop_trace_cblas_trans(transa),
                                 hop_trace_cblas_trans(transb)};
@@ -73,14 +73,14 @@ HOP_EXPORT void cblas_hgemm(int order, int transa, int transb, int m, int n, int
   g.symbol = "cblas_hgemm";
   g.alpha = falpha;
   g.beta = fbeta;
-  hop_gemm_run(&g);
+  hop_call_run(&g);
 }
 
 HOP_EXPORT void cblas_shgemm(int order, int transa, int transb, int m, int n, int k, float alpha,
                              const hopblas_half *a, int lda, const hopblas_half *b, int ldb,
                              float beta, float *c, int ldc)
 {
-  struct hop_gemm g;
+  struct hop_call g;
   int info = hop_cblas_gemm_args(order, transa, transb, m, n, k, a, lda, b, ldb, c, ldc, &g);
   struct hop_trace_call call = {"cblas_shgemm", HOP_DTYPE_SH, m, n, k, hop_trace_cblas_trans(transa),
                                 hop_trace_cblas_trans(transb)};
@@ -97,7 +97,7 @@ HOP_EXPORT void cblas_shgemm(int order, int transa, int transb, int m, int n, in
   g.symbol = "cblas_shgemm";
   g.alpha = alpha;
   g.beta = beta;
-  hop_gemm_run(&g);
+  hop_call_run(&g);
 }
 
 HOP_EXPORT const char *hopblas_version(void) { return "hopblas " PACKAGE_VERSION; }

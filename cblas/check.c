@@ -46,18 +46,18 @@ int hop_fortran_trans(char t)
 }
 
 int hop_cblas_gemm_args(int order, int transa, int transb, int m, int n, int k, const void *a,
-                        int lda, const void *b, int ldb, void *c, int ldc, struct hop_gemm *g)
+                        int lda, const void *b, int ldb, void *c, int ldc, struct hop_call *g)
 {
   int ta = cblas_trans(transa), tb = cblas_trans(transb);
   if (order == HOP_CBLAS_COL_MAJOR) {
-    *g = (struct hop_gemm){.ta = ta == 1, .tb = tb == 1, .m = m, .n = n, .k = k,
+    *g = (struct hop_call){.ta = ta == 1, .tb = tb == 1, .m = m, .n = n, .k = k,
                            .a = a, .lda = lda, .b = b, .ldb = ldb, .c = c, .ldc = ldc};
     int info = hop_check_gemm(ta, tb, m, n, k, lda, ldb, ldc);
     return info ? info : -1;
   }
   if (order == HOP_CBLAS_ROW_MAJOR) {
     /* C^T = op(B)^T op(A)^T: the same problem in column-major form. */
-    *g = (struct hop_gemm){.row_major = true, .ta = tb == 1, .tb = ta == 1, .m = n, .n = m, .k = k,
+    *g = (struct hop_call){.row_major = true, .ta = tb == 1, .tb = ta == 1, .m = n, .n = m, .k = k,
                            .a = b, .lda = ldb, .b = a, .ldb = lda, .c = c, .ldc = ldc};
     int info = hop_check_gemm(tb, ta, n, m, k, ldb, lda, ldc);
     return info ? info : -1;

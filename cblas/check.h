@@ -16,7 +16,7 @@ int hop_check_gemm(int ta, int tb, int m, int n, int k, int lda, int ldb, int ld
 /* Build the column-major problem of a CBLAS call; returns the INFO to report
  * through xerbla (0 is a valid INFO: a bad order), or -1 when all is well. */
 int hop_cblas_gemm_args(int order, int transa, int transb, int m, int n, int k, const void *a,
-                        int lda, const void *b, int ldb, void *c, int ldc, struct hop_gemm *g);
+                        int lda, const void *b, int ldb, void *c, int ldc, struct hop_call *g);
 
 /* Fortran transpose character: 0 'N', 1 'T'/'C' (real types), -1 invalid. */
 int hop_fortran_trans(char t);

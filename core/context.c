@@ -183,11 +183,11 @@ void hop_engine_get(size_t i, struct hop_engine_view *out)
   slot_view(i, out);
 }
 
-void hop_fallback_gemm(const struct hop_gemm *g)
+void hop_fallback_run(const struct hop_call *g)
 {
   struct hop_engine_view v;
   hop_engine_get(hop_backend_count - 1, &v);
-  v.be->gemm(v.state, g);
+  v.be->run(v.state, g);
 }
 
 size_t hop_engine_index(const char *name)

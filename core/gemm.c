@@ -12,13 +12,13 @@ const char *hop_dtype_name(enum hop_dtype dt)
   return dt == HOP_DTYPE_S ? "s" : dt == HOP_DTYPE_H ? "h" : "sh";
 }
 
-double hop_gemm_flops(const struct hop_gemm *g)
+double hop_call_flops(const struct hop_call *g)
 {
   return 2.0 * (double)g->m * (double)g->n * (double)g->k;
 }
 
 /* C = beta * C without reading A or B; beta == 0 writes zeros without reading C. */
-static void scale_c(const struct hop_gemm *g)
+static void scale_c(const struct hop_call *g)
 {
   for (int j = 0; j < g->n; j++)
     for (int i = 0; i < g->m; i++) {
@@ -40,12 +40,12 @@ static double now_seconds(void)
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-void hop_gemm_run(const struct hop_gemm *g)
+void hop_call_run(const struct hop_call *g)
 {
   bool trivial = g->alpha == 0.0f || g->k == 0;
   /* A real BLAS calling back into our exported names: straight to the CPU. */
   if (hop_reentry_depth() > 0 && !trivial) {
-    hop_fallback_gemm(g);
+    hop_fallback_run(g);
     return;
   }
   const struct hop_config *cfg = hop_config();

@@ -1,6 +1,6 @@
 /* Internal interface shared by the API shims, core/ and the backends.
  *
- * A GEMM reaches core/ as one column-major struct hop_gemm; the shims have
+ * A GEMM reaches core/ as one column-major struct hop_call; the shims have
  * already checked the arguments and swapped row-major calls.  Backends see
  * only this struct and answer with a status (see doc/CONTRACT.md). */
 #ifndef HOP_H
@@ -23,7 +23,7 @@ enum hop_dtype {
 /* One column-major GEMM: C = alpha * op(A) * op(B) + beta * C.
  * op(A) is m x k, op(B) is k x n.  Indexing must use size_t: lda * k may
  * exceed INT_MAX even when every argument fits in an int. */
-struct hop_gemm {
+struct hop_call {
   enum hop_dtype dtype;
   const char *symbol; /* entry point, for the trace: "cblas_sgemm", "sgemm_", ... */
   bool row_major;     /* the caller's layout (already swapped away), for the trace */
@@ -42,7 +42,7 @@ struct hop_gemm {
 size_t hop_dtype_ab_size(enum hop_dtype dt);
 size_t hop_dtype_c_size(enum hop_dtype dt);
 const char *hop_dtype_name(enum hop_dtype dt);
-double hop_gemm_flops(const struct hop_gemm *g);
+double hop_call_flops(const struct hop_call *g);
 
 /* Internal status codes; every one has a message in core/status.c. */
 enum hop_status {
@@ -81,9 +81,9 @@ struct hop_backend {
    * status; the engine then stays off for the life of the process. */
   enum hop_status (*init)(void **state, char *why, size_t why_len);
   /* Predicted seconds for the call, negative when the engine cannot take it. */
-  double (*predict)(void *state, const struct hop_gemm *g);
+  double (*predict)(void *state, const struct hop_call *g);
   /* Run the call.  Anything but HOP_OK must leave C untouched. */
-  enum hop_status (*gemm)(void *state, const struct hop_gemm *g);
+  enum hop_status (*run)(void *state, const struct hop_call *g);
   /* Lines for `hopblas info` (devices, families, why). May be NULL. */
   void (*describe)(void *state, FILE *out);
   /* A short note on how this thread's last successful gemm() ran (e.g. the
@@ -176,7 +176,7 @@ size_t hop_engine_index(const char *name); /* hop_backend_count if unknown */
 void hop_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* ---- the call path (core/gemm.c, core/route.c) ------------------------- */
-void hop_gemm_run(const struct hop_gemm *g);
+void hop_call_run(const struct hop_call *g);
 
 struct hop_route_result {
   bool explain;                     /* fill why (only when tracing: formatting costs) */
@@ -185,7 +185,7 @@ struct hop_route_result {
   const char *verify;               /* verify verdict for the trace, "" when off */
 };
 /* Route and run; always completes the call (the CPU engine cannot decline). */
-void hop_route_run(const struct hop_gemm *g, struct hop_route_result *res);
+void hop_route_run(const struct hop_call *g, struct hop_route_result *res);
 
 /* ---- per-thread re-entrancy guard (core/context.c) ---------------------
  * A real BLAS that calls back into our exported names (netlib CBLAS calls
@@ -199,7 +199,7 @@ void hop_reentry_leave(void);
  * the calls the shims finish themselves, quick returns and argument errors
  * (hop_trace_unrouted, with the arguments as the caller passed them). */
 bool hop_trace_on(void);
-void hop_trace_row(const struct hop_gemm *g, const char *engine, const char *why, double seconds,
+void hop_trace_row(const struct hop_call *g, const char *engine, const char *why, double seconds,
                    const char *verify);
 struct hop_trace_call {
   const char *symbol;
@@ -219,24 +219,24 @@ struct hop_verify_snapshot {
   void *c; /* m x n copy of C (ld = m), NULL when beta == 0 or verify is off */
   bool active;
 };
-bool hop_verify_begin(const struct hop_gemm *g, struct hop_verify_snapshot *snap);
+bool hop_verify_begin(const struct hop_call *g, struct hop_verify_snapshot *snap);
 /* Compare C with an OpenBLAS recomputation; maybe replace.  Returns the
  * verdict for the trace: "ok", "bad", "replaced" or "skipped". */
-const char *hop_verify_end(const struct hop_gemm *g, struct hop_verify_snapshot *snap);
+const char *hop_verify_end(const struct hop_call *g, struct hop_verify_snapshot *snap);
 
 /* ---- engines that flush subnormals (core/subnormal.c) ------------------ */
 /* Does a float input (A, B, C when beta != 0, alpha, beta) hold a subnormal? */
-bool hop_subnormal_inputs(const struct hop_gemm *g);
+bool hop_subnormal_inputs(const struct hop_call *g);
 /* Results below this magnitude may have been moved by a flush beyond the
  * contract's bound: recompute them with hop_subnormal_redo before C(i, j)
  * is written (it reads C's old value when beta != 0). */
-float hop_subnormal_limit(const struct hop_gemm *g);
-float hop_subnormal_redo(const struct hop_gemm *g, int i, int j);
+float hop_subnormal_limit(const struct hop_call *g);
+float hop_subnormal_redo(const struct hop_call *g, int i, int j);
 
 /* ---- the fallback: the registry's last engine (core/context.c) ----------
  * It never declines and never fails: core/ sends it re-entrant calls and
  * verify's references, and an engine may finish a part of a call with it. */
-void hop_fallback_gemm(const struct hop_gemm *g);
+void hop_fallback_run(const struct hop_call *g);
 
 /* ---- the tiny-call fast path (core/fast_path.c) ------------------------
  * Calls that routing would send to the CPU anyway go straight to OpenBLAS's

@@ -35,15 +35,15 @@ struct candidate {
 
 static size_t cpu_index(void) { return hop_backend_count - 1; }
 
-static void run_cpu(const struct hop_gemm *g, struct hop_route_result *res)
+static void run_cpu(const struct hop_call *g, struct hop_route_result *res)
 {
-  hop_fallback_gemm(g);
+  hop_fallback_run(g);
   res->engine = hop_backends[cpu_index()];
 }
 
 /* Try one engine; on HOP_OK fill res and return true.  A device engine's
  * result is checked against OpenBLAS in verify mode. */
-static bool try_engine(const struct hop_gemm *g, const struct hop_engine_view *v,
+static bool try_engine(const struct hop_call *g, const struct hop_engine_view *v,
                        struct hop_route_result *res)
 {
   if (!v->be->is_device) {
@@ -66,7 +66,7 @@ static bool try_engine(const struct hop_gemm *g, const struct hop_engine_view *v
   }
   struct hop_sighold hold; /* drivers write files (kernel caches) inside calls */
   hop_sighold_begin(&hold);
-  enum hop_status st = v->be->gemm(v->state, g);
+  enum hop_status st = v->be->run(v->state, g);
   hop_sighold_end(&hold);
   if (st != HOP_OK) {
     hop_verify_end(NULL, &snap);
@@ -92,7 +92,7 @@ static int by_seconds(const void *pa, const void *pb)
   return (a->seconds > b->seconds) - (a->seconds < b->seconds);
 }
 
-static void route_forced(const struct hop_gemm *g, const char *name, struct hop_route_result *res)
+static void route_forced(const struct hop_call *g, const char *name, struct hop_route_result *res)
 {
   size_t i = hop_engine_index(name);
   if (i == hop_backend_count) {
@@ -113,7 +113,7 @@ static void route_forced(const struct hop_gemm *g, const char *name, struct hop_
 }
 
 /* Auto routing, or "device first" when flops reach HOPBLAS_MIN_FLOPS. */
-static void route_by_prediction(const struct hop_gemm *g, bool devices_only,
+static void route_by_prediction(const struct hop_call *g, bool devices_only,
                                 struct hop_route_result *res)
 {
   struct candidate cands[16];
@@ -149,7 +149,7 @@ static void route_by_prediction(const struct hop_gemm *g, bool devices_only,
   run_cpu(g, res);
 }
 
-void hop_route_run(const struct hop_gemm *g, struct hop_route_result *res)
+void hop_route_run(const struct hop_call *g, struct hop_route_result *res)
 {
   const struct hop_config *cfg = hop_config();
   res->why[0] = '\0';
@@ -157,7 +157,7 @@ void hop_route_run(const struct hop_gemm *g, struct hop_route_result *res)
     route_forced(g, cfg->backend, res);
     return;
   }
-  double flops = hop_gemm_flops(g);
+  double flops = hop_call_flops(g);
   if (cfg->min_flops >= 0.0) {
     if (flops < cfg->min_flops) {
       explain(res, "below HOPBLAS_MIN_FLOPS");

@@ -47,7 +47,7 @@ static bool matrix_subnormal(const void *x, int rows, int cols, int ld)
   return false;
 }
 
-bool hop_subnormal_inputs(const struct hop_gemm *g)
+bool hop_subnormal_inputs(const struct hop_call *g)
 {
   if (scalar_subnormal(g->alpha) || scalar_subnormal(g->beta))
     return true;
@@ -65,7 +65,7 @@ bool hop_subnormal_inputs(const struct hop_gemm *g)
  * their sum).  A result v with |v| >= E (1 + 16 / (k eps)) is then off by
  * less than k eps |v| / 16 <= k eps S / 8, where S = |alpha| (|A||B|)_ij +
  * |beta C_ij| >= |v| / 2: an eighth of the contract's bound at c = 1. */
-float hop_subnormal_limit(const struct hop_gemm *g)
+float hop_subnormal_limit(const struct hop_call *g)
 {
   if (g->dtype == HOP_DTYPE_H)
     return 0.0f;
@@ -84,7 +84,7 @@ static double load_ab(enum hop_dtype dt, const void *x, size_t at)
 
 /* Products of floats are exact in double and double has no subnormal
  * trouble here: the result is C's element correctly rounded, or nearly. */
-float hop_subnormal_redo(const struct hop_gemm *g, int i, int j)
+float hop_subnormal_redo(const struct hop_call *g, int i, int j)
 {
   double s = 0.0;
   for (int l = 0; l < g->k; l++) {

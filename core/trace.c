@@ -371,7 +371,7 @@ static void emit(const struct hop_trace_call *c, const char *engine, const char 
   append(r.s, r.n, t);
 }
 
-void hop_trace_row(const struct hop_gemm *g, const char *engine, const char *why, double seconds,
+void hop_trace_row(const struct hop_call *g, const char *engine, const char *why, double seconds,
                    const char *verify)
 {
   /* core/ holds the column-major form; a row-major call had A/B and m/n swapped. */
@@ -379,7 +379,7 @@ void hop_trace_row(const struct hop_gemm *g, const char *engine, const char *why
   struct hop_trace_call c = {
     .symbol = g->symbol, .dtype = g->dtype, .m = g->row_major ? g->n : g->m,
     .n = g->row_major ? g->m : g->n, .k = g->k, .transa = ta ? 'T' : 'N', .transb = tb ? 'T' : 'N'};
-  double gflops = seconds > 0.0 ? hop_gemm_flops(g) / seconds * 1e-9 : 0.0;
+  double gflops = seconds > 0.0 ? hop_call_flops(g) / seconds * 1e-9 : 0.0;
   emit(&c, engine, why, seconds, gflops, verify);
 }
 

@@ -21,7 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct hop_gemm;
+struct hop_call;
 
 #define HOP_TUNE_SCOPE_MAX 320   /* bytes of a field after unescaping, with the NUL */
 #define HOP_TUNE_NAME_MAX 64

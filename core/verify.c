@@ -10,7 +10,7 @@
 
 #include "hop.h"
 
-static float load_c(const struct hop_gemm *g, const void *c, size_t at)
+static float load_c(const struct hop_call *g, const void *c, size_t at)
 {
   if (g->dtype == HOP_DTYPE_H)
     return hop_half_to_float(((const uint16_t *)c)[at]);
@@ -24,7 +24,7 @@ static float load_ab(enum hop_dtype dt, const void *p, size_t at)
   return hop_half_to_float(((const uint16_t *)p)[at]);
 }
 
-bool hop_verify_begin(const struct hop_gemm *g, struct hop_verify_snapshot *snap)
+bool hop_verify_begin(const struct hop_call *g, struct hop_verify_snapshot *snap)
 {
   memset(snap, 0, sizeof *snap);
   if (hop_config()->verify == HOP_VERIFY_OFF)
@@ -43,7 +43,7 @@ bool hop_verify_begin(const struct hop_gemm *g, struct hop_verify_snapshot *snap
 }
 
 /* (|A||B|)_ij in float, column-major m x n, for the error bound. */
-static float *abs_product(const struct hop_gemm *g)
+static float *abs_product(const struct hop_call *g)
 {
   size_t m = g->m, n = g->n, k = g->k;
   float *a = malloc(m * k * sizeof *a), *b = malloc(k * n * sizeof *b), *p = malloc(m * n * sizeof *p);
@@ -57,10 +57,10 @@ static float *abs_product(const struct hop_gemm *g)
   for (size_t j = 0; j < n; j++)
     for (size_t l = 0; l < k; l++)
       b[l + j * k] = fabsf(load_ab(g->dtype, g->b, g->tb ? hop_at(j, l, g->ldb) : hop_at(l, j, g->ldb)));
-  struct hop_gemm abs = {.dtype = HOP_DTYPE_S, .symbol = "verify", .m = g->m, .n = g->n, .k = g->k,
+  struct hop_call abs = {.dtype = HOP_DTYPE_S, .symbol = "verify", .m = g->m, .n = g->n, .k = g->k,
                          .alpha = 1.0f, .beta = 0.0f, .a = a, .lda = g->m, .b = b, .ldb = g->k,
                          .c = p, .ldc = g->m};
-  hop_fallback_gemm(&abs);
+  hop_fallback_run(&abs);
   free(a), free(b);
   return p;
 }
@@ -74,7 +74,7 @@ static bool within(float c, float r, double bound)
   return fabs((double)c - (double)r) <= bound;
 }
 
-const char *hop_verify_end(const struct hop_gemm *g, struct hop_verify_snapshot *snap)
+const char *hop_verify_end(const struct hop_call *g, struct hop_verify_snapshot *snap)
 {
   if (g == NULL || !snap->active) {
     free(snap->c);
@@ -91,10 +91,10 @@ const char *hop_verify_end(const struct hop_gemm *g, struct hop_verify_snapshot 
   }
   if (snap->c != NULL)
     memcpy(ref, snap->c, mn * es);
-  struct hop_gemm r = *g;
+  struct hop_call r = *g;
   r.c = ref;
   r.ldc = g->m;
-  hop_fallback_gemm(&r);
+  hop_fallback_run(&r);
 
   double eps_acc = FLT_EPSILON, eps_out = g->dtype == HOP_DTYPE_H ? 0x1p-10 : 0.0;
   /* Gradual underflow: each operation may be off by 2^-150 besides eps. */

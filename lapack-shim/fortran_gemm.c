@@ -23,10 +23,10 @@ __attribute__((noinline)) static void sgemm_through_core(const char *transa, con
     hop_trace_quick(&call);
     return;
   }
-  struct hop_gemm g = {.dtype = HOP_DTYPE_S, .symbol = "sgemm_", .ta = ta == 1, .tb = tb == 1,
+  struct hop_call g = {.dtype = HOP_DTYPE_S, .symbol = "sgemm_", .ta = ta == 1, .tb = tb == 1,
                        .m = *m, .n = *n, .k = *k, .alpha = *alpha, .beta = *beta,
                        .a = a, .lda = *lda, .b = b, .ldb = *ldb, .c = c, .ldc = *ldc};
-  hop_gemm_run(&g);
+  hop_call_run(&g);
 }
 
 /* len_transa/len_transb: gfortran's hidden string lengths, passed on as
@@ -72,8 +72,8 @@ HOP_EXPORT void hgemm_(const char *transa, const char *transb, const int *m, con
     hop_trace_quick(&call);
     return;
   }
-  struct hop_gemm g = {.dtype = HOP_DTYPE_H, .symbol = "hgemm_", .ta = ta == 1, .tb = tb == 1,
+  struct hop_call g = {.dtype = HOP_DTYPE_H, .symbol = "hgemm_", .ta = ta == 1, .tb = tb == 1,
                        .m = *m, .n = *n, .k = *k, .alpha = falpha, .beta = fbeta,
                        .a = a, .lda = *lda, .b = b, .ldb = *ldb, .c = c, .ldc = *ldc};
-  hop_gemm_run(&g);
+  hop_call_run(&g);
 }

@@ -128,14 +128,14 @@ static double now(void)
  * and a stray interruption do not count; the best run is the machine's. */
 static double time_cpu(int n, float *a, float *b, float *c, double deadline)
 {
-  struct hop_gemm g = {.dtype = HOP_DTYPE_S, .symbol = "tune", .m = n, .n = n, .k = n,
+  struct hop_call g = {.dtype = HOP_DTYPE_S, .symbol = "tune", .m = n, .n = n, .k = n,
                        .alpha = 1.0f, .beta = 0.0f, .a = a, .lda = n, .b = b, .ldb = n,
                        .c = c, .ldc = n};
-  hop_fallback_gemm(&g); /* warm-up: threads started, pages touched */
+  hop_fallback_run(&g); /* warm-up: threads started, pages touched */
   double best = INFINITY, start = now();
   for (int runs = 0; runs < 3 || (now() - start < 0.05 && now() < deadline); runs++) {
     double t0 = now();
-    hop_fallback_gemm(&g);
+    hop_fallback_run(&g);
     double t = now() - t0;
     best = t < best ? t : best;
   }
@@ -200,13 +200,13 @@ static void cpu_cal_load(void)
     hop_log(2, "cpu: predictions from the calibrated curve (%d sizes)", cpu_cal.curve.n);
 }
 
-double hop_calib_cpu_seconds(const struct hop_gemm *g)
+double hop_calib_cpu_seconds(const struct hop_call *g)
 {
   pthread_once(&cpu_cal.once, cpu_cal_load);
   if (!cpu_cal.have)
     return -1.0;
   double size = cbrt((double)g->m * g->n * g->k);
-  return hop_gemm_flops(g) / (hop_curve_gflops(&cpu_cal.curve, size) * 1e9);
+  return hop_call_flops(g) / (hop_curve_gflops(&cpu_cal.curve, size) * 1e9);
 }
 
 bool hop_calib_cpu_describe(char *buf, size_t len)

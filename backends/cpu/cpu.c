@@ -117,20 +117,20 @@ static enum hop_status cpu_init(void **state, char *why, size_t why_len)
   return HOP_OK;
 }
 
-static double cpu_predict(void *state, const struct hop_gemm *g)
+static double cpu_predict(void *state, const struct hop_call *g)
 {
   const struct hop_cpu_state *st = state;
   double calibrated = hop_calib_cpu_seconds(g); /* the curve `hopblas tune` measured */
   if (calibrated >= 0.0)
     return calibrated;
-  double flops = hop_gemm_flops(g);
+  double flops = hop_call_flops(g);
   double size = cbrt((double)g->m * g->n * g->k);
   double rate = st->peak_gflops * 1e9 * size / (size + 96.0); /* small calls run below peak */
   return 1e-6 + flops / rate;
 }
 
 /* Never fails: the fallback of every other engine (core/context.c). */
-static enum hop_status cpu_gemm(void *state, const struct hop_gemm *g)
+static enum hop_status cpu_gemm(void *state, const struct hop_call *g)
 {
   const struct hop_cpu_state *st = state;
   if (g->dtype == HOP_DTYPE_S)
@@ -223,7 +223,7 @@ const struct hop_backend hop_backend_cpu = {
   .fork_safe = true,
   .init = cpu_init,
   .predict = cpu_predict,
-  .gemm = cpu_gemm,
+  .run = cpu_gemm,
   .describe = cpu_describe,
   .release = cpu_release,
   .direct = cpu_direct,

@@ -35,7 +35,7 @@ bool hop_calib_cpu_measure(const int *sizes, double budget_s, struct hop_curve *
 
 /* For the CPU engine: predicted seconds from the cached curve, negative
  * when there is none (or HOPBLAS_TUNE=off); read once per process. */
-double hop_calib_cpu_seconds(const struct hop_gemm *g);
+double hop_calib_cpu_seconds(const struct hop_call *g);
 /* The curve in use as text; false when the built-in model is. */
 bool hop_calib_cpu_describe(char *buf, size_t len);
 
@@ -47,8 +47,8 @@ void hop_ref_sgemm(bool ta, bool tb, int m, int n, int k, float alpha, const flo
                    const float *b, int ldb, float beta, float *c, int ldc);
 
 /* hgemm and shgemm through float panels (bounded memory). */
-enum hop_status hop_cpu_half_gemm(const struct hop_cpu_state *st, const struct hop_gemm *g);
+enum hop_status hop_cpu_half_gemm(const struct hop_cpu_state *st, const struct hop_call *g);
 /* The same without any allocation, element by element: the last resort. */
-void hop_cpu_half_gemm_unbuffered(const struct hop_cpu_state *st, const struct hop_gemm *g);
+void hop_cpu_half_gemm_unbuffered(const struct hop_cpu_state *st, const struct hop_call *g);
 
 #endif

@@ -27,7 +27,7 @@ static void panel_from_half(const uint16_t *x, int ldx, bool trans, int r0, int 
   }
 }
 
-enum hop_status hop_cpu_half_gemm(const struct hop_cpu_state *st, const struct hop_gemm *g)
+enum hop_status hop_cpu_half_gemm(const struct hop_cpu_state *st, const struct hop_call *g)
 {
   float *ap = malloc(sizeof(float) * PANEL * PANEL);
   float *bp = malloc(sizeof(float) * PANEL * PANEL);
@@ -74,7 +74,7 @@ static float half_elem(const void *x, bool trans, int i, int l, int ld)
   return hop_half_to_float(trans ? h[hop_at(l, i, ld)] : h[hop_at(i, l, ld)]);
 }
 
-void hop_cpu_half_gemm_unbuffered(const struct hop_cpu_state *st, const struct hop_gemm *g)
+void hop_cpu_half_gemm_unbuffered(const struct hop_cpu_state *st, const struct hop_call *g)
 {
   (void)st;
   for (int j = 0; j < g->n; j++)

@@ -78,7 +78,7 @@ static void ocl_release(void *state)
 }
 
 /* setup + bytes / link + flops / rate(shape); unified memory moves nothing. */
-static double ocl_predict(void *state, const struct hop_gemm *g)
+static double ocl_predict(void *state, const struct hop_call *g)
 {
   const struct hop_ocl_state *st = state;
   if (st->declines)
@@ -94,10 +94,10 @@ static double ocl_predict(void *state, const struct hop_gemm *g)
     double eab = (double)hop_dtype_ab_size(g->dtype), ec = (double)hop_dtype_c_size(g->dtype);
     bytes = (m * k + k * n) * eab + m * n * ec * (g->beta != 0.0f ? 2.0 : 1.0);
   }
-  return st->model.setup_s + bytes / st->model.link_bytes_s + hop_gemm_flops(g) / rate;
+  return st->model.setup_s + bytes / st->model.link_bytes_s + hop_call_flops(g) / rate;
 }
 
-static enum hop_status ocl_gemm(void *state, const struct hop_gemm *g)
+static enum hop_status ocl_gemm(void *state, const struct hop_call *g)
 {
   struct hop_ocl_state *st = state;
   pthread_mutex_lock(&st->lock);
@@ -149,7 +149,7 @@ const struct hop_backend hop_backend_opencl = {
   .fork_safe = false,
   .init = ocl_init,
   .predict = ocl_predict,
-  .gemm = ocl_gemm,
+  .run = ocl_gemm,
   .describe = ocl_describe,
   .detail = hop_ocl_tune_detail,
   .flushes = ocl_flushes,

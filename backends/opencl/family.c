@@ -179,7 +179,7 @@ void hop_ocl_family_call_begin(struct hop_ocl_state *st)
   detail[0] = '\0';
 }
 
-void hop_ocl_family_call_end(struct hop_ocl_state *st, const struct hop_gemm *g)
+void hop_ocl_family_call_end(struct hop_ocl_state *st, const struct hop_call *g)
 {
   const struct hop_ocl_fam *fm = st->fam;
   char waits[32] = "";

@@ -108,14 +108,14 @@ struct hop_ocl_family {
   /* Image families: pack a block into an image or k-major buffer; *ld is the
    * buffer's pitch in elements.  NULL: the call's operand strategy
    * (run_zero_copy.c, run_staged.c) wraps, maps or uploads buffers itself. */
-  cl_int (*provide)(struct hop_ocl_state *st, const struct hop_gemm *g,
+  cl_int (*provide)(struct hop_ocl_state *st, const struct hop_call *g,
                     const struct hop_ocl_block *b, cl_mem *mem, int *ld, cl_event *ready);
   /* Largest block the family takes (plan limits), NULL for none. */
-  void (*limits)(const struct hop_ocl_state *st, const struct hop_gemm *g, struct hop_ocl_plan *p);
+  void (*limits)(const struct hop_ocl_state *st, const struct hop_call *g, struct hop_ocl_plan *p);
   void (*describe)(const struct hop_ocl_state *st, FILE *out); /* NULL: engine.c's tiles line */
   void (*call_begin)(struct hop_ocl_state *st); /* its per-call counts reset; NULL: none */
   /* The trace's note for the call just run; waits is the queue window's part. */
-  void (*note)(const struct hop_ocl_state *st, const struct hop_gemm *g, const char *waits,
+  void (*note)(const struct hop_ocl_state *st, const struct hop_call *g, const char *waits,
                char *buf, size_t len);
   void (*release)(struct hop_ocl_fam *fm); /* its objects kept across calls; NULL: none */
 };
@@ -134,7 +134,7 @@ char *hop_ocl_source_join(const char *const *names, char *why, size_t len);
 cl_int hop_ocl_family_launch(struct hop_ocl_state *st, const struct hop_ocl_launch *l,
                              cl_uint nwait, const cl_event *wait, cl_event *done);
 void hop_ocl_family_call_begin(struct hop_ocl_state *st);
-void hop_ocl_family_call_end(struct hop_ocl_state *st, const struct hop_gemm *g);
+void hop_ocl_family_call_end(struct hop_ocl_state *st, const struct hop_call *g);
 const char *hop_ocl_family_detail(void *state);
 
 /* generic.c: columns [col0, col0 + cols) of launch l, a narrower C and the
@@ -152,19 +152,19 @@ size_t hop_ocl_image_group_items(const struct hop_ocl_program *pr);
 cl_int hop_ocl_image_enqueue(struct hop_ocl_state *st, const struct hop_ocl_launch *l, int col0,
                              int cols, cl_uint nwait, const cl_event *wait, cl_event *done);
 int hop_ocl_image_col_grain(const struct hop_ocl_state *st);
-cl_int hop_ocl_image_provide(struct hop_ocl_state *st, const struct hop_gemm *g,
+cl_int hop_ocl_image_provide(struct hop_ocl_state *st, const struct hop_call *g,
                              const struct hop_ocl_block *b, cl_mem *mem, int *ld,
                              cl_event *ready);
-void hop_ocl_image_limits(const struct hop_ocl_state *st, const struct hop_gemm *g,
+void hop_ocl_image_limits(const struct hop_ocl_state *st, const struct hop_call *g,
                           struct hop_ocl_plan *p);
 void hop_ocl_image_describe(const struct hop_ocl_state *st, FILE *out);
-void hop_ocl_image_note(const struct hop_ocl_state *st, const struct hop_gemm *g,
+void hop_ocl_image_note(const struct hop_ocl_state *st, const struct hop_call *g,
                         const char *waits, char *buf, size_t len);
 void hop_ocl_image_release(struct hop_ocl_fam *fm);
 
 
 /* pack.c: op(X) blocks into the k-major texel layout. */
-void hop_ocl_pack_kmajor(const struct hop_gemm *g, const struct hop_ocl_block *b, size_t width,
+void hop_ocl_pack_kmajor(const struct hop_call *g, const struct hop_ocl_block *b, size_t width,
                          size_t height, void *dst, size_t pitch);
 
 #endif

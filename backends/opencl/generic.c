@@ -217,7 +217,7 @@ static bool generic_match(const struct hop_ocl_device *d, char *why, size_t len)
   return true;
 }
 
-static void generic_note(const struct hop_ocl_state *st, const struct hop_gemm *g,
+static void generic_note(const struct hop_ocl_state *st, const struct hop_call *g,
                          const char *waits, char *buf, size_t len)
 {
   (void)g;

@@ -225,7 +225,7 @@ static cl_int stage_for(struct hop_ocl_state *st, const struct hop_ocl_block *b,
   return err;
 }
 
-cl_int hop_ocl_image_provide(struct hop_ocl_state *st, const struct hop_gemm *g,
+cl_int hop_ocl_image_provide(struct hop_ocl_state *st, const struct hop_call *g,
                              const struct hop_ocl_block *b, cl_mem *mem, int *ld,
                              cl_event *ready)
 {
@@ -279,7 +279,7 @@ cl_int hop_ocl_image_provide(struct hop_ocl_state *st, const struct hop_gemm *g,
 
 /* Blocks whose images stay within the limit: rows of C for A, columns for
  * B (4 per texel, whole micro-tiles), k for both (whole k steps). */
-void hop_ocl_image_limits(const struct hop_ocl_state *st, const struct hop_gemm *g,
+void hop_ocl_image_limits(const struct hop_ocl_state *st, const struct hop_call *g,
                           struct hop_ocl_plan *p)
 {
   (void)g;
@@ -368,7 +368,7 @@ void hop_ocl_image_describe(const struct hop_ocl_state *st, FILE *out)
 
 /* ---- the trace's note, and release ---------------------------------------- */
 
-void hop_ocl_image_note(const struct hop_ocl_state *st, const struct hop_gemm *g,
+void hop_ocl_image_note(const struct hop_ocl_state *st, const struct hop_call *g,
                         const char *waits, char *buf, size_t len)
 {
   const struct hop_ocl_fam *fm = st->fam;

@@ -123,7 +123,7 @@ void hop_ocl_nv_call_begin(struct hop_ocl_state *st)
 }
 
 /* The trace's note: the programs the call launched, its split. */
-void hop_ocl_nv_note(const struct hop_ocl_state *st, const struct hop_gemm *g, const char *waits,
+void hop_ocl_nv_note(const struct hop_ocl_state *st, const struct hop_call *g, const char *waits,
                      char *buf, size_t len)
 {
   const struct hop_ocl_fam *fm = st->fam;

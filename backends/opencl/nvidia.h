@@ -23,7 +23,7 @@ struct hop_ocl_nv_unit {
 /* nvidia.c: what st->prog.unit[] holds, in order; their number. */
 int hop_ocl_nv_unit_list(const struct hop_ocl_state *st, const struct hop_ocl_nv_unit **out);
 void hop_ocl_nv_call_begin(struct hop_ocl_state *st);
-void hop_ocl_nv_note(const struct hop_ocl_state *st, const struct hop_gemm *g, const char *waits,
+void hop_ocl_nv_note(const struct hop_ocl_state *st, const struct hop_call *g, const char *waits,
                      char *buf, size_t len);
 /* nvidia_probe.c: the device is NVIDIA; the family may run (the probe, or
  * the emulation): fills st->fam->nv, false with why when it may not. */

@@ -215,7 +215,7 @@ cl_mem hop_ocl_wrap(struct hop_ocl_state *st, const void *first, size_t bytes, s
                     cl_ulong *off, cl_int *err);
 void hop_ocl_pack(struct hop_ocl_state *st, const void *x, int ld, size_t esize, int row0,
                   int col0, int rows, int cols, void *dst);
-size_t hop_ocl_unpack_c(struct hop_ocl_state *st, const struct hop_gemm *g, bool accumulated,
+size_t hop_ocl_unpack_c(struct hop_ocl_state *st, const struct hop_call *g, bool accumulated,
                         const void *src, int i0, int j0, int rows, int cols);
 enum hop_status hop_ocl_status(cl_int err);
 double hop_ocl_now(void);
@@ -234,10 +234,10 @@ struct hop_ocl_plan {
   enum hop_ocl_kernel kernel;
   size_t c_esize;       /* bytes of a C element on the device */
 };
-bool hop_ocl_plan_make(const struct hop_gemm *g, enum hop_ocl_memory mem, size_t cap,
+bool hop_ocl_plan_make(const struct hop_call *g, enum hop_ocl_memory mem, size_t cap,
                        struct hop_ocl_plan *p);
 
 /* run.c: the whole call; C is final, or untouched (error status returned). */
-enum hop_status hop_ocl_run(struct hop_ocl_state *st, const struct hop_gemm *g);
+enum hop_status hop_ocl_run(struct hop_ocl_state *st, const struct hop_call *g);
 
 #endif

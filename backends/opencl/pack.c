@@ -20,7 +20,7 @@ static void copy_element(unsigned char *dst, const unsigned char *src, size_t es
 }
 
 /* dst: height rows of `width` elements, `pitch` bytes apart. */
-void hop_ocl_pack_kmajor(const struct hop_gemm *g, const struct hop_ocl_block *b, size_t width,
+void hop_ocl_pack_kmajor(const struct hop_call *g, const struct hop_ocl_block *b, size_t width,
                          size_t height, void *dst, size_t pitch)
 {
   size_t es = hop_dtype_ab_size(g->dtype);

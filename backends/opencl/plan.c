@@ -29,7 +29,7 @@ static void cut(int *x, int *y)
 }
 
 /* Cut the largest buffer if it is over cap; false when everything fits. */
-static bool shrink_once(const struct hop_gemm *g, double cap, int *tm, int *tn, int *tk,
+static bool shrink_once(const struct hop_call *g, double cap, int *tm, int *tn, int *tk,
                         bool ksplit)
 {
   double eab = (double)hop_dtype_ab_size(g->dtype);
@@ -48,7 +48,7 @@ static bool shrink_once(const struct hop_gemm *g, double cap, int *tm, int *tn, 
 
 static int ceil_div(int x, int y) { return (int)(((long long)x + y - 1) / y); }
 
-bool hop_ocl_plan_make(const struct hop_gemm *g, enum hop_ocl_memory mem, size_t cap,
+bool hop_ocl_plan_make(const struct hop_call *g, enum hop_ocl_memory mem, size_t cap,
                        struct hop_ocl_plan *p)
 {
   bool staged = mem == HOP_OCL_STAGED;

@@ -99,7 +99,7 @@ bool hop_ocl_call_family_block(struct hop_ocl_call *c, struct hop_ocl_op_slot *o
 static struct hop_ocl_op_slot *provide(struct hop_ocl_call *c, int x, int r0, int c0, int rows,
                                        int cols)
 {
-  const struct hop_gemm *g = c->g;
+  const struct hop_call *g = c->g;
   struct hop_ocl_op_slot *slots = c->op[x];
   int i = 0;
   for (int s = 0; s < c->nx; s++) {
@@ -158,7 +158,7 @@ static cl_int read_back(struct hop_ocl_call *c, struct hop_ocl_c_slot *cs, cl_ev
 static bool tile_start(struct hop_ocl_call *c, struct hop_ocl_c_slot *cs, size_t t)
 {
   struct hop_ocl_state *st = c->st;
-  const struct hop_gemm *g = c->g;
+  const struct hop_call *g = c->g;
   const struct hop_ocl_plan *p = &c->p;
   int ti = (int)(t / (size_t)p->tiles_n), tj = (int)(t % (size_t)p->tiles_n);
   cs->tile = t;
@@ -267,12 +267,12 @@ static void call_end(struct hop_ocl_call *c)
 /* The columns the device did not finish, on the CPU (C there is untouched). */
 static void finish_on_cpu(struct hop_ocl_call *c)
 {
-  const struct hop_gemm *g = c->g;
+  const struct hop_call *g = c->g;
   size_t e = hop_dtype_ab_size(g->dtype), ec = hop_dtype_c_size(g->dtype);
   for (size_t t = 0; t < c->ntiles; t++) {
     int i0 = (int)(t / (size_t)c->p.tiles_n) * c->p.tm;
     int j0 = (int)(t % (size_t)c->p.tiles_n) * c->p.tn;
-    struct hop_gemm sub = *g;
+    struct hop_call sub = *g;
     sub.m = g->m - i0 < c->p.tm ? g->m - i0 : c->p.tm;
     sub.n = (g->n - j0 < c->p.tn ? g->n - j0 : c->p.tn) - c->done_cols[t];
     j0 += c->done_cols[t];
@@ -283,7 +283,7 @@ static void finish_on_cpu(struct hop_ocl_call *c)
     sub.a = (const unsigned char *)g->a + a_at * e;
     sub.b = (const unsigned char *)g->b + b_at * e;
     sub.c = (unsigned char *)g->c + hop_at(i0, j0, g->ldc) * ec;
-    hop_fallback_gemm(&sub);
+    hop_fallback_run(&sub);
   }
 }
 
@@ -320,7 +320,7 @@ static void log_phases(const struct hop_ocl_call *c, double seconds)
   if (hop_config()->verbose < 3)
     return;
   const struct hop_ocl_plan *p = &c->p;
-  const struct hop_gemm *g = c->g;
+  const struct hop_call *g = c->g;
   double busy = c->sg.pack_s + c->sg.unpack_s + c->sg.wait_s, mib = 1.0 / (1 << 20);
   hop_log(3,
           "opencl phases: %s %dx%dx%d %s%s beta=%g: %zu tiles (%dx%d) of %dx%d, k in %d; slots "
@@ -348,7 +348,7 @@ static size_t chunk_bytes(struct hop_ocl_state *st)
  * staged for 4x4x4); copying a few KiB into the kept buffers is cheaper. */
 enum { SMALL_CALL_BYTES = 64 * 1024 };
 
-static enum hop_ocl_memory call_memory(const struct hop_ocl_state *st, const struct hop_gemm *g)
+static enum hop_ocl_memory call_memory(const struct hop_ocl_state *st, const struct hop_call *g)
 {
   if (st->memory == HOP_OCL_STAGED || st->memory_chosen_by_user)
     return st->memory;
@@ -366,7 +366,7 @@ static const struct hop_ocl_operands *operands(const struct hop_ocl_state *st,
   return images ? &hop_ocl_zero_copy_images : &hop_ocl_zero_copy;
 }
 
-enum hop_status hop_ocl_run(struct hop_ocl_state *st, const struct hop_gemm *g)
+enum hop_status hop_ocl_run(struct hop_ocl_state *st, const struct hop_call *g)
 {
   double t0 = hop_ocl_now();
   enum hop_ocl_memory memory = call_memory(st, g);

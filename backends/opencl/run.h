@@ -71,7 +71,7 @@ extern const struct hop_ocl_operands hop_ocl_zero_copy, hop_ocl_zero_copy_images
 
 struct hop_ocl_call {
   struct hop_ocl_state *st;
-  const struct hop_gemm *g;
+  const struct hop_call *g;
   const struct hop_ocl_operands *ops;
   struct hop_ocl_plan p;
   int nx, nc;                                  /* operand slots (each of A and B), C slots */

@@ -35,7 +35,7 @@ static bool block_images(struct hop_ocl_call *c, struct hop_ocl_op_slot *o,
 static bool c_in(struct hop_ocl_call *c, struct hop_ocl_c_slot *cs, struct hop_ocl_launch *l)
 {
   struct hop_ocl_state *st = c->st;
-  const struct hop_gemm *g = c->g;
+  const struct hop_call *g = c->g;
   cl_mem dev = st->pool.dev[2][cs - c->cs].mem;
   cl_event ev = NULL;
   l->cin = dev, l->cin_off = 0, l->ldcin = cs->rows;

@@ -64,7 +64,7 @@ static bool block_images(struct hop_ocl_call *c, struct hop_ocl_op_slot *o,
 static bool c_in(struct hop_ocl_call *c, struct hop_ocl_c_slot *cs, struct hop_ocl_launch *l)
 {
   struct hop_ocl_state *st = c->st;
-  const struct hop_gemm *g = c->g;
+  const struct hop_call *g = c->g;
   size_t e = hop_dtype_c_size(g->dtype), bytes = (size_t)cs->rows * (size_t)cs->cols * e;
   cl_mem dev = st->pool.dev[2][cs - c->cs].mem;
   const unsigned char *first = (const unsigned char *)g->c + hop_at(cs->i0, cs->j0, g->ldc) * e;

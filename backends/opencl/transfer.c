@@ -140,7 +140,7 @@ void hop_ocl_pack(struct hop_ocl_state *st, const void *x, int ld, size_t esize,
 }
 
 struct unpack_job {
-  const struct hop_gemm *g;
+  const struct hop_call *g;
   bool accumulated;
   float limit; /* a flushing device: results below it are recomputed (core/subnormal.c) */
   size_t redone;
@@ -151,7 +151,7 @@ struct unpack_job {
 static void unpack_columns(void *arg, int j0, int j1)
 {
   struct unpack_job *u = arg;
-  const struct hop_gemm *g = u->g;
+  const struct hop_call *g = u->g;
   int rows = u->rows;
   if (!u->accumulated && u->limit == 0.0f) {
     size_t e = hop_dtype_c_size(g->dtype), run = (size_t)rows * e;
@@ -200,7 +200,7 @@ static void unpack_columns(void *arg, int j0, int j1)
  * beta * C is added here; else it holds the final values in C's type.
  * Every column is written when this returns (nothing here can fail).  On a
  * flushing device, returns how many results were recomputed. */
-size_t hop_ocl_unpack_c(struct hop_ocl_state *st, const struct hop_gemm *g, bool accumulated,
+size_t hop_ocl_unpack_c(struct hop_ocl_state *st, const struct hop_call *g, bool accumulated,
                         const void *src, int i0, int j0, int rows, int cols)
 {
   struct unpack_job u = {.g = g, .accumulated = accumulated, .src = src, .i0 = i0, .j0 = j0,

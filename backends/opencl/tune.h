@@ -124,7 +124,7 @@ void hop_ocl_tune_attach(struct hop_ocl_state *st);
 /* The tuning state and the programs it keeps built, when the engine is released. */
 void hop_ocl_tune_release(struct hop_ocl_state *st);
 /* Before a call, under the lock: the parameters for g's bucket and their program. */
-enum hop_status hop_ocl_tune_select(struct hop_ocl_state *st, const struct hop_gemm *g);
+enum hop_status hop_ocl_tune_select(struct hop_ocl_state *st, const struct hop_call *g);
 const char *hop_ocl_tune_detail(void *state);
 void hop_ocl_tune_describe(struct hop_ocl_state *st, FILE *out);
 /* Forget what the lookup chain resolved, after new results were stored. */
@@ -148,7 +148,7 @@ bool hop_ocl_calib_measure(struct hop_ocl_state *st, const int *sizes, double bu
 /* The engine's calibration (tune_select.c keeps it), NULL without tuning state. */
 struct hop_ocl_calib *hop_ocl_tune_calib(const struct hop_ocl_state *st);
 /* Predicted seconds of g from the calibration; negative when there is none. */
-double hop_ocl_calib_seconds(const struct hop_ocl_state *st, const struct hop_gemm *g);
+double hop_ocl_calib_seconds(const struct hop_ocl_state *st, const struct hop_call *g);
 void hop_ocl_calib_describe(const struct hop_ocl_state *st, const struct hop_ocl_calib *c,
                             FILE *out);
 

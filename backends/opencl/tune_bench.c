@@ -16,10 +16,10 @@ enum { ODD_M = HOP_TUNE_ODD_M, ODD_N = HOP_TUNE_ODD_N, ODD_K = HOP_TUNE_ODD_K };
 static void reference(int m, int n, int k, bool ta, bool tb, const float *a, const float *b,
                       int ld, float *ref, float *bound)
 {
-  struct hop_gemm g = {.dtype = HOP_DTYPE_S, .symbol = "tune", .ta = ta, .tb = tb, .m = m,
+  struct hop_call g = {.dtype = HOP_DTYPE_S, .symbol = "tune", .ta = ta, .tb = tb, .m = m,
                        .n = n, .k = k, .alpha = 1.0f, .beta = 0.0f, .a = a, .lda = ld,
                        .b = b, .ldb = ld, .c = ref, .ldc = m};
-  hop_fallback_gemm(&g);
+  hop_fallback_run(&g);
   size_t na = (size_t)ld * (size_t)ld;
   float *aa = malloc(na * sizeof *aa), *ab = malloc(na * sizeof *ab);
   if (aa == NULL || ab == NULL) { /* no bound: every element gets the largest one */
@@ -31,7 +31,7 @@ static void reference(int m, int n, int k, bool ta, bool tb, const float *a, con
   for (size_t i = 0; i < na; i++)
     aa[i] = fabsf(a[i]), ab[i] = fabsf(b[i]);
   g.a = aa, g.b = ab, g.c = bound;
-  hop_fallback_gemm(&g);
+  hop_fallback_run(&g);
   free(aa), free(ab);
 }
 

@@ -34,7 +34,7 @@ static void scope_of(const struct hop_ocl_state *st, char *buf, size_t len)
            st->memory == HOP_OCL_STAGED ? "staged" : "zero-copy");
 }
 
-static double bytes_moved(const struct hop_ocl_state *st, const struct hop_gemm *g)
+static double bytes_moved(const struct hop_ocl_state *st, const struct hop_call *g)
 {
   if (st->memory != HOP_OCL_STAGED)
     return 0.0;
@@ -64,28 +64,28 @@ void hop_ocl_calib_load(struct hop_ocl_state *st, struct hop_ocl_calib *c)
   c->have = ok;
 }
 
-double hop_ocl_calib_seconds(const struct hop_ocl_state *st, const struct hop_gemm *g)
+double hop_ocl_calib_seconds(const struct hop_ocl_state *st, const struct hop_call *g)
 {
   const struct hop_ocl_calib *c = hop_ocl_tune_calib(st);
   if (c == NULL || !c->have)
     return -1.0;
   double size = cbrt((double)g->m * g->n * g->k);
   return c->setup_s + bytes_moved(st, g) / c->link_bytes_s +
-         hop_gemm_flops(g) / (hop_curve_gflops(&c->rate, size) * 1e9);
+         hop_call_flops(g) / (hop_curve_gflops(&c->rate, size) * 1e9);
 }
 
 /* ---- measuring ------------------------------------------------------------ */
 
 /* Best seconds of one call through the engine (warm-up first): 3 runs,
  * more until 50 ms have passed (within the deadline). */
-static double time_call(struct hop_ocl_state *st, struct hop_gemm *g, double deadline)
+static double time_call(struct hop_ocl_state *st, struct hop_call *g, double deadline)
 {
-  if (hop_backend_opencl.gemm(st, g) != HOP_OK)
+  if (hop_backend_opencl.run(st, g) != HOP_OK)
     return -1.0;
   double best = INFINITY, start = now();
   for (int runs = 0; runs < 3 || (now() - start < 0.05 && now() < deadline); runs++) {
     double t0 = now();
-    if (hop_backend_opencl.gemm(st, g) != HOP_OK)
+    if (hop_backend_opencl.run(st, g) != HOP_OK)
       return -1.0;
     double t = now() - t0;
     best = t < best ? t : best;
@@ -152,7 +152,7 @@ bool hop_ocl_calib_measure(struct hop_ocl_state *st, const int *sizes, double bu
   double deadline = now() + budget_s;
   if (st->memory == HOP_OCL_STAGED)
     out->link_bytes_s = link_bandwidth(st);
-  struct hop_gemm g = {.dtype = HOP_DTYPE_S, .symbol = "calibrate", .m = 16, .n = 16, .k = 16,
+  struct hop_call g = {.dtype = HOP_DTYPE_S, .symbol = "calibrate", .m = 16, .n = 16, .k = 16,
                        .alpha = 1.0f, .beta = 0.0f, .a = a, .lda = 16, .b = b, .ldb = 16,
                        .c = c, .ldc = 16};
   out->setup_s = time_call(st, &g, deadline);
@@ -169,7 +169,7 @@ bool hop_ocl_calib_measure(struct hop_ocl_state *st, const int *sizes, double bu
     double kernel = fmax(t - out->setup_s - bytes_moved(st, &g) / out->link_bytes_s, 0.2 * t);
     if (out->rate.n == 0 || n > out->rate.size[out->rate.n - 1]) {
       out->rate.size[out->rate.n] = n;
-      out->rate.gflops[out->rate.n++] = hop_gemm_flops(&g) / kernel * 1e-9;
+      out->rate.gflops[out->rate.n++] = hop_call_flops(&g) / kernel * 1e-9;
     }
     if (progress != NULL)
       progress(i + 1, count, arg);

@@ -283,7 +283,7 @@ static enum hop_status use(struct hop_ocl_state *st, struct choice *c)
 static _Thread_local char trace_note[160];
 static _Thread_local const char *trace_tag;
 
-enum hop_status hop_ocl_tune_select(struct hop_ocl_state *st, const struct hop_gemm *g)
+enum hop_status hop_ocl_tune_select(struct hop_ocl_state *st, const struct hop_call *g)
 {
   struct hop_ocl_tune *t = st->tune;
   trace_tag = NULL;

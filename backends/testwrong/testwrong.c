@@ -10,11 +10,11 @@ static enum hop_status wrong_init(void **state, char *why, size_t why_len)
   return HOP_OK;
 }
 
-static double wrong_predict(void *state, const struct hop_gemm *g) { return 0.0; }
+static double wrong_predict(void *state, const struct hop_call *g) { return 0.0; }
 
-static enum hop_status wrong_gemm(void *state, const struct hop_gemm *g)
+static enum hop_status wrong_gemm(void *state, const struct hop_call *g)
 {
-  hop_fallback_gemm(g);
+  hop_fallback_run(g);
   /* Off by one in the first element of every column: far outside any tolerance. */
   for (int j = 0; j < g->n; j++) {
     size_t at = hop_at(0, j, g->ldc);
@@ -36,6 +36,6 @@ const struct hop_backend hop_backend_test_wrong = {
   .only_when_named = true, /* it answers wrongly on purpose */
   .init = wrong_init,
   .predict = wrong_predict,
-  .gemm = wrong_gemm,
+  .run = wrong_gemm,
   .describe = NULL,
 };

@@ -94,20 +94,20 @@ struct hop_vc_plan {
 };
 
 /* Layout of a call; HOP_DECLINED (with why) when it cannot be laid out. */
-enum hop_status hop_vc_plan_make(const struct hop_gemm *g, const struct hop_vc_program *prog,
+enum hop_status hop_vc_plan_make(const struct hop_call *g, const struct hop_vc_program *prog,
                                  unsigned max_threads, struct hop_vc_plan *plan, char *why,
                                  size_t why_len);
 /* Fill the allocation: code, control list, uniforms, packed A, B (and C). */
-void hop_vc_pack(const struct hop_gemm *g, const struct hop_vc_program *prog,
+void hop_vc_pack(const struct hop_call *g, const struct hop_vc_program *prog,
                  const struct hop_vc_plan *plan, const struct hop_vc_mem *mem);
 /* Copy the C tiles back into the caller's C, recomputing on the CPU the
  * results a flush could have changed; returns how many. */
-size_t hop_vc_unpack(const struct hop_gemm *g, const struct hop_vc_plan *plan, const struct hop_vc_mem *mem);
+size_t hop_vc_unpack(const struct hop_call *g, const struct hop_vc_plan *plan, const struct hop_vc_mem *mem);
 
 /* The whole call on a launcher: plan, allocate, pack, run, unpack.  C is
  * written only after a successful run; *redone (may be NULL) is then
  * how many results hop_vc_unpack recomputed. */
-enum hop_status hop_vc_gemm_run(struct hop_vc_launcher *l, const struct hop_gemm *g,
+enum hop_status hop_vc_gemm_run(struct hop_vc_launcher *l, const struct hop_call *g,
                                 const struct hop_vc_program *prog, unsigned max_threads,
                                 size_t max_bytes, size_t *redone, char *why, size_t why_len);
 

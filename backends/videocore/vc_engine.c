@@ -65,7 +65,7 @@ static bool vc_flushes(void *state)
   return true;
 }
 
-static void log_redone(const char *engine, const struct hop_gemm *g, size_t redone)
+static void log_redone(const char *engine, const struct hop_call *g, size_t redone)
 {
   if (redone > 0)
     hop_log(2, "%s recomputed %zu of %zu results on the CPU: below %.3g, where the QPUs' flush of "
@@ -74,18 +74,18 @@ static void log_redone(const char *engine, const struct hop_gemm *g, size_t redo
 }
 
 /* Asked only when named (only_when_named): emulated seconds would mislead the router. */
-static double emu_predict(void *state, const struct hop_gemm *g)
+static double emu_predict(void *state, const struct hop_call *g)
 {
   (void)state;
   (void)g;
   return 0.0;
 }
 
-static enum hop_status emu_gemm(void *state, const struct hop_gemm *g)
+static enum hop_status emu_gemm(void *state, const struct hop_call *g)
 {
   struct vc_state *st = state;
   char why[320] = "";
-  if (hop_gemm_flops(g) > st->max_flops) {
+  if (hop_call_flops(g) > st->max_flops) {
     hop_log(2, "videocore-emu declines %dx%dx%d: more than HOPBLAS_VC_EMU_MAX_GFLOP", g->m, g->n, g->k);
     return HOP_DECLINED;
   }
@@ -103,7 +103,7 @@ static enum hop_status emu_gemm(void *state, const struct hop_gemm *g)
     double mhz = hop_config_double("HOPBLAS_VC_CLOCK_MHZ", 1.0, 2000.0, 250.0);
     double sec = (double)l.last_cycles * 4.0 / (mhz * 1e6);
     hop_log(3, "videocore-emu %dx%dx%d: %llu QPU cycles, %.3f ms at %.0f MHz (%.2f GFLOPS projected)", g->m,
-            g->n, g->k, (unsigned long long)l.last_cycles, 1e3 * sec, mhz, hop_gemm_flops(g) / sec / 1e9);
+            g->n, g->k, (unsigned long long)l.last_cycles, 1e3 * sec, mhz, hop_call_flops(g) / sec / 1e9);
   }
   return s;
 }
@@ -130,7 +130,7 @@ const struct hop_backend hop_backend_videocore_emu = {
   .fork_safe = true, /* nothing but the generated programs outlives a call */
   .init = emu_init,
   .predict = emu_predict,
-  .gemm = emu_gemm,
+  .run = emu_gemm,
   .describe = vc_describe,
   .flushes = vc_flushes,
   .release = emu_release,
@@ -172,7 +172,7 @@ static void real_release(void *state)
 /* Mailbox and packing overhead, then the padded work at py-videocore's
  * measured efficiency (8 GFLOPS of 24 at 250 MHz: a third of 96 flops per
  * clock).  Calibration by the tuner may replace these numbers later. */
-static double real_predict(void *state, const struct hop_gemm *g)
+static double real_predict(void *state, const struct hop_call *g)
 {
   const struct vc_state *st = state;
   double clock = st->mbox.clock_hz ? st->mbox.clock_hz : 250e6;
@@ -184,7 +184,7 @@ static double real_predict(void *state, const struct hop_gemm *g)
   return 1e-3 + bytes / 3e8 + 2.0 * padded * k / (96.0 * clock / 3.0);
 }
 
-static enum hop_status real_gemm(void *state, const struct hop_gemm *g)
+static enum hop_status real_gemm(void *state, const struct hop_call *g)
 {
   struct vc_state *st = state;
   char why[320] = "";
@@ -204,7 +204,7 @@ const struct hop_backend hop_backend_videocore = {
   .fork_safe = false, /* the parent's /dev/vcio, /dev/mem and GPU memory */
   .init = real_init,
   .predict = real_predict,
-  .gemm = real_gemm,
+  .run = real_gemm,
   .describe = vc_describe,
   .flushes = vc_flushes,
   .release = real_release,

@@ -29,7 +29,7 @@
 
 static size_t round_up(size_t v, size_t to) { return (v + to - 1) / to * to; }
 
-enum hop_status hop_vc_plan_make(const struct hop_gemm *g, const struct hop_vc_program *prog,
+enum hop_status hop_vc_plan_make(const struct hop_call *g, const struct hop_vc_program *prog,
                                  unsigned max_threads, struct hop_vc_plan *plan, char *why,
                                  size_t why_len)
 {
@@ -86,34 +86,34 @@ static float load_ab(enum hop_dtype dt, const void *base, size_t at)
 }
 
 /* op(A)(r, kk) and op(B)(kk, c) of the caller. */
-static float op_a(const struct hop_gemm *g, int r, int kk)
+static float op_a(const struct hop_call *g, int r, int kk)
 {
   return load_ab(g->dtype, g->a, g->ta ? hop_at(kk, r, g->lda) : hop_at(r, kk, g->lda));
 }
 
-static float op_b(const struct hop_gemm *g, int kk, int c)
+static float op_b(const struct hop_call *g, int kk, int c)
 {
   return load_ab(g->dtype, g->b, g->tb ? hop_at(c, kk, g->ldb) : hop_at(kk, c, g->ldb));
 }
 
 /* The QPUs' A (plan->m x k) and B (k x plan->n). */
-static float qpu_a(const struct hop_gemm *g, const struct hop_vc_plan *plan, int r, int kk)
+static float qpu_a(const struct hop_call *g, const struct hop_vc_plan *plan, int r, int kk)
 {
   return plan->swap ? op_b(g, kk, r) : op_a(g, r, kk);
 }
 
-static float qpu_b(const struct hop_gemm *g, const struct hop_vc_plan *plan, int kk, int c)
+static float qpu_b(const struct hop_call *g, const struct hop_vc_plan *plan, int kk, int c)
 {
   return plan->swap ? op_a(g, c, kk) : op_b(g, kk, c);
 }
 
 /* Where the QPUs' C element (r, c) lives in the caller's C. */
-static size_t c_at(const struct hop_gemm *g, const struct hop_vc_plan *plan, int r, int c)
+static size_t c_at(const struct hop_call *g, const struct hop_vc_plan *plan, int r, int c)
 {
   return plan->swap ? hop_at(c, r, g->ldc) : hop_at(r, c, g->ldc);
 }
 
-static void pack_a(const struct hop_gemm *g, const struct hop_vc_plan *plan, float *dst)
+static void pack_a(const struct hop_call *g, const struct hop_vc_plan *plan, float *dst)
 {
   for (int i = 0; i < plan->mb; i++)
     for (int kk = 0; kk < plan->k_pad; kk++, dst += 16)
@@ -123,7 +123,7 @@ static void pack_a(const struct hop_gemm *g, const struct hop_vc_plan *plan, flo
       }
 }
 
-static void pack_b(const struct hop_gemm *g, const struct hop_vc_plan *plan, float *dst)
+static void pack_b(const struct hop_call *g, const struct hop_vc_plan *plan, float *dst)
 {
   for (int j = 0; j < plan->nb; j++)
     for (int kk = 0; kk < plan->k_pad; kk++, dst += 64)
@@ -134,7 +134,7 @@ static void pack_b(const struct hop_gemm *g, const struct hop_vc_plan *plan, flo
 }
 
 /* The caller's C into tiles (only when beta != 0: otherwise it is not read). */
-static void pack_c(const struct hop_gemm *g, const struct hop_vc_plan *plan, float *tiles)
+static void pack_c(const struct hop_call *g, const struct hop_vc_plan *plan, float *tiles)
 {
   for (int i = 0; i < plan->mb; i++)
     for (int j = 0; j < plan->nb; j++) {
@@ -155,7 +155,7 @@ static void pack_c(const struct hop_gemm *g, const struct hop_vc_plan *plan, flo
 
 static void put32(void *base, size_t off, uint32_t v) { memcpy((char *)base + off, &v, 4); }
 
-void hop_vc_pack(const struct hop_gemm *g, const struct hop_vc_program *prog,
+void hop_vc_pack(const struct hop_call *g, const struct hop_vc_program *prog,
                  const struct hop_vc_plan *plan, const struct hop_vc_mem *mem)
 {
   char *h = mem->host;
@@ -193,7 +193,7 @@ void hop_vc_pack(const struct hop_gemm *g, const struct hop_vc_program *prog,
     pack_c(g, plan, (float *)(h + plan->off_c));
 }
 
-size_t hop_vc_unpack(const struct hop_gemm *g, const struct hop_vc_plan *plan, const struct hop_vc_mem *mem)
+size_t hop_vc_unpack(const struct hop_call *g, const struct hop_vc_plan *plan, const struct hop_vc_mem *mem)
 {
   const float *tiles = (const float *)((const char *)mem->host + plan->off_c);
   float limit = hop_subnormal_limit(g);
@@ -215,7 +215,7 @@ size_t hop_vc_unpack(const struct hop_gemm *g, const struct hop_vc_plan *plan, c
   return redone;
 }
 
-enum hop_status hop_vc_gemm_run(struct hop_vc_launcher *l, const struct hop_gemm *g,
+enum hop_status hop_vc_gemm_run(struct hop_vc_launcher *l, const struct hop_call *g,
                                 const struct hop_vc_program *prog, unsigned max_threads,
                                 size_t max_bytes, size_t *redone, char *why, size_t why_len)
 {
