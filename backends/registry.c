@@ -1,7 +1,8 @@
 /* The one table of engines, in preference order; the CPU engine is last.
  * Adding an engine: its folder, one line here, one configure switch.
  * Compiled twice: into the library, and with HOP_WITH_TEST_ENGINE into the
- * `make check` library that also carries the wrong-on-purpose test engine. */
+ * `make check` library that also carries the test engines
+ * (backends/test_engines/). */
 #include "config.h"
 
 #include "hop.h"
@@ -16,6 +17,7 @@ extern const struct hop_backend hop_backend_videocore_emu;
 #endif
 #ifdef HOP_WITH_TEST_ENGINE
 extern const struct hop_backend hop_backend_test_wrong;
+extern const struct hop_backend hop_backend_test_narrow;
 #endif
 
 const struct hop_backend *const hop_backends[] = {
@@ -28,6 +30,7 @@ const struct hop_backend *const hop_backends[] = {
 #endif
 #ifdef HOP_WITH_TEST_ENGINE
   &hop_backend_test_wrong,
+  &hop_backend_test_narrow,
 #endif
   &hop_backend_cpu, /* always last: it never declines */
 };

@@ -68,7 +68,7 @@ struct plan {
   int nengines;
   struct bench_case shapes[64];
   int nshapes;
-  bool dtypes[3], modes[2], trans[4]; /* trans: NN NT TN TT */
+  bool dtypes[HOP_DTYPE_COUNT], modes[2], trans[4]; /* trans: NN NT TN TT */
   float alpha, beta;
   struct bench_opts opts;
   const char *csv, *png;
@@ -134,9 +134,9 @@ static bool add_engine(struct plan *p, const char *t)
 
 static bool add_dtype(struct plan *p, const char *t)
 {
-  for (int d = 0; d < 3; d++)
-    if (strcmp(t, bench_dtype_name(d)) == 0)
-      return p->dtypes[d] = true;
+  for (size_t d = 0; d < bench_dtype_count; d++)
+    if (strcmp(t, hop_dtype_name(bench_dtypes[d])) == 0)
+      return p->dtypes[bench_dtypes[d]] = true;
   return false;
 }
 
@@ -201,9 +201,10 @@ static void child(const struct plan *p, const struct bench_engine *e, int fd)
   char why[96] = "";
   bool up = e->open(e->name, why, sizeof why);
   for (int mode = 0; mode < 2; mode++)
-    for (int dt = 0; dt < 3; dt++)
+    for (size_t di = 0; di < bench_dtype_count; di++)
       for (int t = 0; t < 4; t++)
         for (int s = 0; s < p->nshapes; s++) {
+          enum hop_dtype dt = bench_dtypes[di];
           if (!p->modes[mode] || !e->modes[mode] || !p->dtypes[dt] || !p->trans[t])
             continue;
           struct bench_case c = p->shapes[s];
@@ -224,7 +225,7 @@ static void child(const struct plan *p, const struct bench_engine *e, int fd)
             if (*q == '\t' || *q == '\n')
               *q = ' ';
           fprintf(out, "%s\t%s\t%s\t%s\t%d\t%d\t%d\t%.9g\t%.3g\t%d\t%d\t%s\n", e->name,
-                  mode == BENCH_HOST ? "host" : "resident", bench_dtype_name(dt), trans_names[t],
+                  mode == BENCH_HOST ? "host" : "resident", hop_dtype_name(dt), trans_names[t],
                   c.m, c.n, c.k, r.seconds, r.max_err, r.within, r.skipped, r.note);
           fflush(out);
         }

@@ -13,11 +13,13 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "hop.h"
+
 enum bench_mode { BENCH_HOST, BENCH_RESIDENT };
 
 /* One case: C = alpha op(A) op(B) + beta C, column-major, dense (ld = rows). */
 struct bench_case {
-  int dtype; /* 0 s, 1 h, 2 sh (test/testutil's order) */
+  enum hop_dtype dtype; /* one of bench_dtypes */
   bool ta, tb;
   int m, n, k;
   float alpha, beta;
@@ -55,9 +57,9 @@ double bench_now(void);
 /* Time repeated fn(arg) (false on failure) for at least min_time seconds
  * and 2 calls; the caller has made (and checked) the first, untimed call. */
 bool bench_time(bool (*fn)(void *), void *arg, const struct bench_opts *o, struct bench_result *r);
-size_t bench_esize_ab(int dtype);
-size_t bench_esize_c(int dtype);
-const char *bench_dtype_name(int dtype);
+/* The dtypes the benchmark times, in its report's order. */
+extern const enum hop_dtype bench_dtypes[];
+extern const size_t bench_dtype_count;
 
 /* An engine of the benchmark: runs one case in one mode (in its child). */
 struct bench_engine {

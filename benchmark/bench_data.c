@@ -15,9 +15,8 @@
 
 enum { SAMPLES = 512 };
 
-size_t bench_esize_ab(int dtype) { return dtype == 0 ? 4 : 2; }
-size_t bench_esize_c(int dtype) { return dtype == 1 ? 2 : 4; }
-const char *bench_dtype_name(int dtype) { return dtype == 0 ? "s" : dtype == 1 ? "h" : "sh"; }
+const enum hop_dtype bench_dtypes[] = {HOP_DTYPE_S, HOP_DTYPE_H, HOP_DTYPE_SH};
+const size_t bench_dtype_count = sizeof bench_dtypes / sizeof bench_dtypes[0];
 
 double bench_now(void)
 {
@@ -52,7 +51,7 @@ bool bench_data_make(struct bench_data *d, const struct bench_case *c)
 {
   memset(d, 0, sizeof *d);
   d->cs = *c;
-  size_t eab = bench_esize_ab(c->dtype), ec = bench_esize_c(c->dtype);
+  size_t eab = hop_dtype_ab_size(c->dtype), ec = hop_dtype_c_size(c->dtype);
   d->a_elems = (size_t)c->m * (size_t)c->k;
   d->b_elems = (size_t)c->k * (size_t)c->n;
   d->c_elems = (size_t)c->m * (size_t)c->n;
@@ -79,7 +78,7 @@ void bench_data_free(struct bench_data *d)
 
 void bench_data_reset_c(struct bench_data *d)
 {
-  memcpy(d->c, d->c0, d->c_elems * bench_esize_c(d->cs.dtype));
+  memcpy(d->c, d->c0, d->c_elems * hop_dtype_c_size(d->cs.dtype));
 }
 
 static double get(const void *x, size_t esize, size_t at)
@@ -93,7 +92,7 @@ static void check_one(const struct bench_data *d, const void *c, int i, int j, d
                       bool *within)
 {
   const struct bench_case *bc = &d->cs;
-  size_t eab = bench_esize_ab(bc->dtype), ec = bench_esize_c(bc->dtype);
+  size_t eab = hop_dtype_ab_size(bc->dtype), ec = hop_dtype_c_size(bc->dtype);
   double s = 0.0, sa = 0.0;
   for (int l = 0; l < bc->k; l++) {
     double a = get(d->a, eab, bc->ta ? hop_at(l, i, bc->k) : hop_at(i, l, bc->m));
@@ -106,7 +105,7 @@ static void check_one(const struct bench_data *d, const void *c, int i, int j, d
   double scale = fabs(bc->alpha) * sa + fabs(bc->beta * c0);
   double bound = 2.0 * (bc->k + 2) * FLT_EPSILON * scale;
   double got = get(c, ec, hop_at(i, j, bc->m));
-  bool ok = bc->dtype == 1 ? got >= hop_half_to_float(hop_float_to_half((float)(ref - bound))) &&
+  bool ok = bc->dtype == HOP_DTYPE_H ? got >= hop_half_to_float(hop_float_to_half((float)(ref - bound))) &&
                                got <= hop_half_to_float(hop_float_to_half((float)(ref + bound)))
                            : fabs(got - ref) <= bound;
   double e = scale > 0.0 ? fabs(got - ref) / scale : fabs(got - ref);

@@ -70,15 +70,24 @@ static bool hopblas_call(void *arg)
   const struct bench_case *c = &d->cs;
   int ta = c->ta ? TRANS : NOTRANS, tb = c->tb ? TRANS : NOTRANS;
   int lda = c->ta ? c->k : c->m, ldb = c->tb ? c->n : c->k;
-  if (c->dtype == 0)
+  switch (c->dtype) {
+  case HOP_DTYPE_S:
     cblas_sgemm(COL, ta, tb, c->m, c->n, c->k, c->alpha, d->a, lda, d->b, ldb, c->beta, d->c, c->m);
-  else if (c->dtype == 1)
+    return true;
+  case HOP_DTYPE_H:
     cblas_hgemm(COL, ta, tb, c->m, c->n, c->k, hop_float_to_half(c->alpha), d->a, lda, d->b, ldb,
                 hop_float_to_half(c->beta), d->c, c->m);
-  else
+    return true;
+  case HOP_DTYPE_SH:
     cblas_shgemm(COL, ta, tb, c->m, c->n, c->k, c->alpha, d->a, lda, d->b, ldb, c->beta, d->c,
                  c->m);
-  return true;
+    return true;
+  case HOP_DTYPE_D: /* not in bench_dtypes yet */
+  case HOP_DTYPE_C:
+  case HOP_DTYPE_Z:
+  case HOP_DTYPE_COUNT: break;
+  }
+  return false;
 }
 
 /* First call checked, then timed; the note says who ran the first call. */
@@ -153,10 +162,10 @@ static bool openblas_call(void *arg)
   const struct bench_case *c = &d->cs;
   int ta = c->ta ? TRANS : NOTRANS, tb = c->tb ? TRANS : NOTRANS;
   int lda = c->ta ? c->k : c->m, ldb = c->tb ? c->n : c->k;
-  if (c->dtype == 0)
+  if (c->dtype == HOP_DTYPE_S)
     openblas_sgemm(COL, ta, tb, c->m, c->n, c->k, c->alpha, d->a, lda, d->b, ldb, c->beta, d->c,
                    c->m);
-  else
+  else /* bench_openblas_run lets only s and sh through */
     openblas_shgemm(COL, ta, tb, c->m, c->n, c->k, c->alpha, d->a, lda, d->b, ldb, c->beta, d->c,
                     c->m);
   return true;
@@ -165,10 +174,10 @@ static bool openblas_call(void *arg)
 void bench_openblas_run(const char *name, enum bench_mode mode, struct bench_data *d,
                         const struct bench_opts *o, struct bench_result *r)
 {
-  if (d->cs.dtype == 1 || (d->cs.dtype == 2 && openblas_shgemm == NULL)) {
+  if (d->cs.dtype == HOP_DTYPE_H || (d->cs.dtype == HOP_DTYPE_SH && openblas_shgemm == NULL)) {
     r->skipped = true;
     snprintf(r->note, sizeof r->note, "this OpenBLAS has no %sgemm",
-             bench_dtype_name(d->cs.dtype));
+             hop_dtype_name(d->cs.dtype));
     return;
   }
   host_run(openblas_call, d, o, r);
@@ -209,7 +218,7 @@ static bool nvblas_call(void *arg)
 void bench_nvblas_run(const char *name, enum bench_mode mode, struct bench_data *d,
                       const struct bench_opts *o, struct bench_result *r)
 {
-  if (d->cs.dtype != 0) {
+  if (d->cs.dtype != HOP_DTYPE_S) {
     r->skipped = true;
     snprintf(r->note, sizeof r->note, "NVBLAS has sgemm only");
     return;

@@ -63,7 +63,7 @@ static cl_mem upload(const void *host, size_t bytes, cl_int *err)
 /* ab false: C alone (an image family packs A and B itself). */
 static bool resident_make(struct resident *r, struct bench_data *d, bool ab)
 {
-  size_t eab = bench_esize_ab(d->cs.dtype), ec = bench_esize_c(d->cs.dtype);
+  size_t eab = hop_dtype_ab_size(d->cs.dtype), ec = hop_dtype_c_size(d->cs.dtype);
   cl_int e1 = CL_SUCCESS, e2 = CL_SUCCESS, e3 = CL_SUCCESS;
   memset(r, 0, sizeof *r);
   r->d = d;
@@ -84,7 +84,7 @@ static void resident_measure(struct resident *res, bool (*call)(void *),
 {
   struct bench_data *d = res->d;
   if (!call(res) || clEnqueueReadBuffer(res->q, res->c, CL_TRUE, 0,
-                                        d->c_elems * bench_esize_c(d->cs.dtype), d->c, 0, NULL,
+                                        d->c_elems * hop_dtype_c_size(d->cs.dtype), d->c, 0, NULL,
                                         NULL) != CL_SUCCESS) {
     r->skipped = true;
     if (r->note[0] == '\0')
@@ -115,11 +115,12 @@ static bool hopblas_kernel(void *arg)
   struct resident *res = arg;
   const struct bench_case *c = &res->d->cs;
   struct hop_ocl_launch l = {
-    .kernel = c->dtype == 0 ? HOP_OCL_SGEMM : c->dtype == 1 ? HOP_OCL_HGEMM : HOP_OCL_SHGEMM,
     .m = c->m, .n = c->n, .k = c->k, .alpha = c->alpha, .beta = c->beta, .ta = c->ta,
     .tb = c->tb, .a = res->a, .b = res->b, .cin = res->c, .cout = res->c,
     .lda = res->lda, .ldb = res->ldb, .ldcin = c->m, .ldcout = c->m,
   };
+  if (!hop_ocl_kernel_for(c->dtype, false, &l.kernel))
+    return false;
   cl_event done = NULL;
   pthread_mutex_lock(&st->lock);
   cl_int err = hop_ocl_family_launch(st, &l, 0, NULL, &done);
@@ -135,8 +136,8 @@ static bool hopblas_kernel(void *arg)
 /* The case as the engine sees a call (no operands). */
 static struct hop_call case_gemm(const struct bench_case *c)
 {
-  return (struct hop_call){.dtype = (enum hop_dtype)c->dtype, .ta = c->ta, .tb = c->tb,
-                           .m = c->m, .n = c->n, .k = c->k, .alpha = c->alpha, .beta = c->beta};
+  return (struct hop_call){.dtype = c->dtype, .ta = c->ta, .tb = c->tb,
+                           .m = c->m, .n = c->n, .k = c->k, .alpha = {c->alpha, 0.0}, .beta = {c->beta, 0.0}};
 }
 
 /* An image family's A and B, packed once by the family itself (one block
@@ -254,7 +255,7 @@ static bool clblast_call(void *arg)
   int ta = c->ta ? 112 : 111, tb = c->tb ? 112 : 111;
   size_t lda = c->ta ? c->k : c->m, ldb = c->tb ? c->n : c->k;
   cl_event ev = NULL;
-  clblast_status = c->dtype == 0
+  clblast_status = c->dtype == HOP_DTYPE_S
                      ? clblast_sgemm(102, ta, tb, c->m, c->n, c->k, c->alpha, res->a, 0, lda,
                                      res->b, 0, ldb, c->beta, res->c, 0, c->m, &res->q, &ev)
                      : clblast_hgemm(102, ta, tb, c->m, c->n, c->k, hop_float_to_half(c->alpha),
@@ -276,7 +277,7 @@ static bool clblast_host_call(void *arg)
   struct bench_data *d = arg;
   struct resident res;
   bool ok = resident_make(&res, d, true) && clblast_call(&res) &&
-            clEnqueueReadBuffer(res.q, res.c, CL_TRUE, 0, d->c_elems * bench_esize_c(d->cs.dtype),
+            clEnqueueReadBuffer(res.q, res.c, CL_TRUE, 0, d->c_elems * hop_dtype_c_size(d->cs.dtype),
                                 d->c, 0, NULL, NULL) == CL_SUCCESS;
   resident_free(&res);
   return ok;
@@ -285,12 +286,12 @@ static bool clblast_host_call(void *arg)
 void bench_clblast_run(const char *name, enum bench_mode mode, struct bench_data *d,
                        const struct bench_opts *o, struct bench_result *r)
 {
-  if (d->cs.dtype == 2 || (d->cs.dtype == 1 && clblast_hgemm == NULL)) {
+  if (d->cs.dtype == HOP_DTYPE_SH || (d->cs.dtype == HOP_DTYPE_H && clblast_hgemm == NULL)) {
     r->skipped = true;
-    snprintf(r->note, sizeof r->note, "CLBlast has no %sgemm", bench_dtype_name(d->cs.dtype));
+    snprintf(r->note, sizeof r->note, "CLBlast has no %sgemm", hop_dtype_name(d->cs.dtype));
     return;
   }
-  if (d->cs.dtype == 1 && !hop_ocl_has_extension(hop_ocl_device(st), "cl_khr_fp16")) {
+  if (d->cs.dtype == HOP_DTYPE_H && !hop_ocl_has_extension(hop_ocl_device(st), "cl_khr_fp16")) {
     r->skipped = true;
     snprintf(r->note, sizeof r->note, "CLBlast's hgemm needs cl_khr_fp16, which the device lacks");
     return;

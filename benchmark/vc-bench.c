@@ -93,7 +93,7 @@ static void run_ours(int m, int n, int k, unsigned unroll, unsigned qpus, const 
     b[i] = (float)rand() / (float)RAND_MAX - 0.5f;
   for (size_t i = 0; i < (size_t)m * n; i++)
     c[i] = c0[i] = (float)rand() / (float)RAND_MAX - 0.5f;
-  struct hop_call g = {.dtype = HOP_DTYPE_S, .m = m, .n = n, .k = k, .alpha = 1.0f, .beta = 1.0f,
+  struct hop_call g = {.dtype = HOP_DTYPE_S, .m = m, .n = n, .k = k, .alpha = {1.0, 0.0}, .beta = {1.0, 0.0},
                        .a = a, .lda = m, .b = b, .ldb = k, .c = c, .ldc = m};
   struct hop_vc_program prog;
   if (hop_vc_program_build(&prog, unroll, false, r->why, sizeof r->why) != HOP_OK)

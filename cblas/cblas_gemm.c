@@ -30,8 +30,8 @@ __attribute__((noinline)) static void sgemm_through_core(int order, int transa, 
   }
   g.dtype = HOP_DTYPE_S;
   g.symbol = "cblas_sgemm";
-  g.alpha = alpha;
-  g.beta = beta;
+  g.alpha = (struct hop_scalar){alpha, 0.0};
+  g.beta = (struct hop_scalar){beta, 0.0};
   hop_call_run(&g);
 }
 
@@ -71,8 +71,8 @@ HOP_EXPORT void cblas_hgemm(int order, int transa, int transb, int m, int n, int
   }
   g.dtype = HOP_DTYPE_H;
   g.symbol = "cblas_hgemm";
-  g.alpha = falpha;
-  g.beta = fbeta;
+  g.alpha = (struct hop_scalar){falpha, 0.0};
+  g.beta = (struct hop_scalar){fbeta, 0.0};
   hop_call_run(&g);
 }
 
@@ -95,8 +95,8 @@ HOP_EXPORT void cblas_shgemm(int order, int transa, int transb, int m, int n, in
   }
   g.dtype = HOP_DTYPE_SH;
   g.symbol = "cblas_shgemm";
-  g.alpha = alpha;
-  g.beta = beta;
+  g.alpha = (struct hop_scalar){alpha, 0.0};
+  g.beta = (struct hop_scalar){beta, 0.0};
   hop_call_run(&g);
 }
 

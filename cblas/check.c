@@ -50,14 +50,17 @@ int hop_cblas_gemm_args(int order, int transa, int transb, int m, int n, int k, 
 {
   int ta = cblas_trans(transa), tb = cblas_trans(transb);
   if (order == HOP_CBLAS_COL_MAJOR) {
-    *g = (struct hop_call){.ta = ta == 1, .tb = tb == 1, .m = m, .n = n, .k = k,
+    *g = (struct hop_call){.op = HOP_OP_GEMM, .ta = ta == 1 ? HOP_TRANS_T : HOP_TRANS_N,
+                           .tb = tb == 1 ? HOP_TRANS_T : HOP_TRANS_N, .m = m, .n = n, .k = k,
                            .a = a, .lda = lda, .b = b, .ldb = ldb, .c = c, .ldc = ldc};
     int info = hop_check_gemm(ta, tb, m, n, k, lda, ldb, ldc);
     return info ? info : -1;
   }
   if (order == HOP_CBLAS_ROW_MAJOR) {
     /* C^T = op(B)^T op(A)^T: the same problem in column-major form. */
-    *g = (struct hop_call){.row_major = true, .ta = tb == 1, .tb = ta == 1, .m = n, .n = m, .k = k,
+    *g = (struct hop_call){.op = HOP_OP_GEMM, .row_major = true,
+                           .ta = tb == 1 ? HOP_TRANS_T : HOP_TRANS_N,
+                           .tb = ta == 1 ? HOP_TRANS_T : HOP_TRANS_N, .m = n, .n = m, .k = k,
                            .a = b, .lda = ldb, .b = a, .ldb = lda, .c = c, .ldc = ldc};
     int info = hop_check_gemm(tb, ta, n, m, k, ldb, lda, ldc);
     return info ? info : -1;

@@ -313,7 +313,7 @@ void hop_config_build(struct hop_config *cfg, struct hop_config_file *file)
     cfg->verbose = (int)hop_config_parse_double(file, cfg->verbose, "HOPBLAS_VERBOSE", 0, 3, 1);
 
   static const char *const backends[] = {
-    "auto", "cpu", "opencl", "videocore", "videocore-emu", "test-wrong", NULL,
+    "auto", "cpu", "opencl", "videocore", "videocore-emu", "test-wrong", "test-narrow", NULL,
   };
   snprintf(cfg->backend, sizeof cfg->backend, "auto");
   parse_word(file, cfg->verbose, "HOPBLAS_BACKEND", backends, cfg->backend, sizeof cfg->backend);

@@ -4,32 +4,30 @@
 
 #include "hop.h"
 
-size_t hop_dtype_ab_size(enum hop_dtype dt) { return dt == HOP_DTYPE_S ? 4 : 2; }
-size_t hop_dtype_c_size(enum hop_dtype dt) { return dt == HOP_DTYPE_H ? 2 : 4; }
-
-const char *hop_dtype_name(enum hop_dtype dt)
-{
-  return dt == HOP_DTYPE_S ? "s" : dt == HOP_DTYPE_H ? "h" : "sh";
-}
-
 double hop_call_flops(const struct hop_call *g)
 {
-  return 2.0 * (double)g->m * (double)g->n * (double)g->k;
+  switch (g->op) {
+  case HOP_OP_GEMM:
+    return hop_dtype_info(g->dtype)->flops_per_fma * (double)g->m * (double)g->n * (double)g->k;
+  case HOP_OP_COUNT: break;
+  }
+  return 0.0;
 }
 
 /* C = beta * C without reading A or B; beta == 0 writes zeros without reading C. */
 static void scale_c(const struct hop_call *g)
 {
+  bool zero = hop_scalar_is_zero(g->beta);
   for (int j = 0; j < g->n; j++)
     for (int i = 0; i < g->m; i++) {
       size_t at = hop_at(i, j, g->ldc);
-      if (g->dtype == HOP_DTYPE_H) {
-        uint16_t *c = g->c;
-        c[at] = g->beta == 0.0f ? 0 : hop_float_to_half(g->beta * hop_half_to_float(c[at]));
-      } else {
-        float *c = g->c;
-        c[at] = g->beta == 0.0f ? 0.0f : g->beta * c[at];
+      struct hop_scalar c = {0.0, 0.0};
+      if (!zero) {
+        struct hop_scalar old = hop_dtype_load(g->dtype, true, g->c, at);
+        c.re = g->beta.re * old.re - g->beta.im * old.im;
+        c.im = g->beta.re * old.im + g->beta.im * old.re;
       }
+      hop_dtype_store(g->dtype, g->c, at, c);
     }
 }
 
@@ -42,7 +40,7 @@ static double now_seconds(void)
 
 void hop_call_run(const struct hop_call *g)
 {
-  bool trivial = g->alpha == 0.0f || g->k == 0;
+  bool trivial = hop_scalar_is_zero(g->alpha) || g->k == 0;
   /* A real BLAS calling back into our exported names: straight to the CPU. */
   if (hop_reentry_depth() > 0 && !trivial) {
     hop_fallback_run(g);

@@ -1,6 +1,6 @@
 /* Internal interface shared by the API shims, core/ and the backends.
  *
- * A GEMM reaches core/ as one column-major struct hop_call; the shims have
+ * A call reaches core/ as one column-major struct hop_call; the shims have
  * already checked the arguments and swapped row-major calls.  Backends see
  * only this struct and answer with a status (see doc/CONTRACT.md). */
 #ifndef HOP_H
@@ -14,22 +14,74 @@
 
 #define HOP_EXPORT __attribute__((visibility("default")))
 
+/* The precisions.  Code that depends on one switches over them without a
+ * default (-Werror=switch), so the compiler names every place a new one
+ * must be handled; their facts live in one table (core/dtype.c). */
 enum hop_dtype {
   HOP_DTYPE_S,  /* float A, B, C, alpha, beta */
-  HOP_DTYPE_H,  /* half A, B, C; alpha/beta given as half, carried as float */
+  HOP_DTYPE_D,  /* double */
+  HOP_DTYPE_C,  /* complex float: (re, im) pairs of floats */
+  HOP_DTYPE_Z,  /* complex double */
+  HOP_DTYPE_H,  /* half A, B, C; alpha/beta given as half, carried exactly */
   HOP_DTYPE_SH, /* half A, B; float C, alpha, beta (OpenBLAS 0.3.31 shgemm) */
+  HOP_DTYPE_COUNT
 };
+#define HOP_DTYPE_BIT(dt) (1u << (dt))
 
-/* One column-major GEMM: C = alpha * op(A) * op(B) + beta * C.
- * op(A) is m x k, op(B) is k x n.  Indexing must use size_t: lda * k may
- * exceed INT_MAX even when every argument fits in an int. */
+struct hop_dtype_info {
+  const char *name;       /* "s", "d", "c", "z", "h", "sh": the trace's and bench's word */
+  size_t ab_size, c_size; /* bytes per element of A and B, of C */
+  bool complex;
+  double flops_per_fma;   /* real operations per multiply-add: 2, or 8 for complex */
+  double eps;             /* unit roundoff of the arithmetic a correct engine accumulates in */
+  double out_eps;         /* and of the stored C when narrower (half C), else 0 */
+  double tiny;            /* the accumulation type's smallest subnormal */
+};
+const struct hop_dtype_info *hop_dtype_info(enum hop_dtype dt);
+size_t hop_dtype_ab_size(enum hop_dtype dt);
+size_t hop_dtype_c_size(enum hop_dtype dt);
+const char *hop_dtype_name(enum hop_dtype dt);
+
+/* Scalars and elements of any dtype as double parts (im = 0 for real ones):
+ * wide enough for double complex, exact for every narrower type. */
+struct hop_scalar {
+  double re, im;
+};
+/* Element at of A or B (from_c false) or of C (from_c true). */
+struct hop_scalar hop_dtype_load(enum hop_dtype dt, bool from_c, const void *p, size_t at);
+/* Store into C, rounded to C's type. */
+void hop_dtype_store(enum hop_dtype dt, void *c, size_t at, struct hop_scalar v);
+static inline bool hop_scalar_is_zero(struct hop_scalar s) { return s.re == 0.0 && s.im == 0.0; }
+
+/* The operations.  GEMM is the only one so far; symm, syrk, trsm, ... join
+ * here, and each engine declares which it takes in which dtypes. */
+enum hop_op {
+  HOP_OP_GEMM,
+  HOP_OP_COUNT
+};
+const char *hop_op_name(enum hop_op op); /* "gemm" */
+
+/* op(X): HOP_TRANS_C conjugates as well (complex dtypes; the shims pass
+ * HOP_TRANS_T for 'C' on real ones, as netlib does).  N is 0, so
+ * `g->ta ? ... : ...` reads "transposed in any way". */
+enum hop_trans { HOP_TRANS_N, HOP_TRANS_T, HOP_TRANS_C };
+
+/* One column-major call of a Level-3 operation.  For GEMM:
+ * C = alpha * op(A) * op(B) + beta * C, op(A) m x k, op(B) k x n.
+ * Indexing must use size_t: lda * k may exceed INT_MAX even when every
+ * argument fits in an int. */
 struct hop_call {
+  enum hop_op op;
   enum hop_dtype dtype;
   const char *symbol; /* entry point, for the trace: "cblas_sgemm", "sgemm_", ... */
   bool row_major;     /* the caller's layout (already swapped away), for the trace */
-  bool ta, tb;        /* op(X) = X^T (ConjTrans is Trans for real types) */
+  enum hop_trans ta, tb;
+  /* The operand shapes of the operations to come (false for GEMM):
+   * A on the right (symm, trmm, trsm), the upper triangle stored, a unit
+   * diagonal never read (trmm, trsm). */
+  bool right_side, upper, unit_diag;
   int m, n, k;
-  float alpha, beta;
+  struct hop_scalar alpha, beta;
   const void *a;
   int lda;
   const void *b;
@@ -38,10 +90,6 @@ struct hop_call {
   int ldc;
 };
 
-/* Element sizes in bytes of A/B and of C for a dtype. */
-size_t hop_dtype_ab_size(enum hop_dtype dt);
-size_t hop_dtype_c_size(enum hop_dtype dt);
-const char *hop_dtype_name(enum hop_dtype dt);
 double hop_call_flops(const struct hop_call *g);
 
 /* Internal status codes; every one has a message in core/status.c. */
@@ -77,6 +125,9 @@ struct hop_backend {
   bool fork_safe;      /* may the child of a fork() keep using the state? */
   bool only_when_named; /* routed to only when HOPBLAS_BACKEND names it (test engines,
                          * emulators whose times would mislead the router) */
+  /* What it takes: takes[op] has HOP_DTYPE_BIT(dt) set for each dtype of
+   * that operation.  The router never hands it anything else. */
+  uint32_t takes[HOP_OP_COUNT];
   /* Start the engine once.  On failure write one line in why and return a
    * status; the engine then stays off for the life of the process. */
   enum hop_status (*init)(void **state, char *why, size_t why_len);
@@ -106,6 +157,11 @@ struct hop_backend {
 /* The registry, in preference order; the CPU engine is always last. */
 extern const struct hop_backend *const hop_backends[];
 extern const size_t hop_backend_count;
+
+static inline bool hop_backend_takes(const struct hop_backend *be, const struct hop_call *g)
+{
+  return (be->takes[g->op] & HOP_DTYPE_BIT(g->dtype)) != 0;
+}
 
 /* ---- configuration (core/config.c) ------------------------------------ */
 enum hop_verify_mode { HOP_VERIFY_OFF, HOP_VERIFY_LOG, HOP_VERIFY_FALLBACK };

@@ -1,6 +1,7 @@
-/* The one routing function.  Candidates are ordered by predicted time; the
- * first that accepts runs; a decline or a failure hands the call to the
- * next, and the CPU engine, always last, cannot decline. */
+/* The one routing function.  Only engines that declare the call's
+ * operation and dtype are asked; candidates are ordered by predicted time;
+ * the first that accepts runs; a decline or a failure hands the call to
+ * the next, and the CPU engine, always last, cannot decline. */
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,6 +101,12 @@ static void route_forced(const struct hop_call *g, const char *name, struct hop_
     run_cpu(g, res);
     return;
   }
+  if (!hop_backend_takes(hop_backends[i], g)) {
+    explain(res, "HOPBLAS_BACKEND=%s does not take %s%s", name, hop_dtype_name(g->dtype),
+            hop_op_name(g->op));
+    run_cpu(g, res);
+    return;
+  }
   struct hop_engine_view v;
   hop_engine_get(i, &v);
   if (v.status != HOP_OK) {
@@ -119,6 +126,8 @@ static void route_by_prediction(const struct hop_call *g, bool devices_only,
   struct candidate cands[16];
   size_t n = 0;
   for (size_t i = 0; i < hop_backend_count && n < 16; i++) {
+    if (!hop_backend_takes(hop_backends[i], g))
+      continue; /* not started for a call it cannot take */
     struct hop_engine_view v;
     hop_engine_get(i, &v);
     if (v.status != HOP_OK || (devices_only && !v.be->is_device))

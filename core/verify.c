@@ -1,7 +1,8 @@
 /* HOPBLAS_VERIFY: recompute an offloaded call on the CPU engine (OpenBLAS)
  * and compare element by element with the contract's bound
- *   |C - R| <= 2 k eps (|alpha| (|A||B|)_ij + |beta| |C0_ij|) + 2 (k + 2) (|alpha| + 1) 2^-150
- * (+ final rounding for half C).
+ *   |C - R| <= 2 k eps (|alpha| (|A||B|)_ij + |beta| |C0_ij|) + (k + 2) (|alpha| + 1) tiny
+ * (+ final rounding for half C), eps and tiny the accumulation type's
+ * (core/dtype.c); complex parts each, with |x| taken as |re| + |im|.
  * "fallback" also replaces a result that is out of tolerance. */
 #include <float.h>
 #include <math.h>
@@ -10,18 +11,23 @@
 
 #include "hop.h"
 
-static float load_c(const struct hop_call *g, const void *c, size_t at)
-{
-  if (g->dtype == HOP_DTYPE_H)
-    return hop_half_to_float(((const uint16_t *)c)[at]);
-  return ((const float *)c)[at];
-}
+/* |x| bounded by |re| + |im|: what the bound's |A||B| is built from. */
+static double magnitude(struct hop_scalar x) { return fabs(x.re) + fabs(x.im); }
 
-static float load_ab(enum hop_dtype dt, const void *p, size_t at)
+/* The dtype |A| and |B| are multiplied in: the accumulation's own
+ * precision, so that |A||B| does not overflow where C does not. */
+static enum hop_dtype bound_dtype(enum hop_dtype dt)
 {
-  if (dt == HOP_DTYPE_S)
-    return ((const float *)p)[at];
-  return hop_half_to_float(((const uint16_t *)p)[at]);
+  switch (dt) {
+  case HOP_DTYPE_S:
+  case HOP_DTYPE_C:
+  case HOP_DTYPE_H:
+  case HOP_DTYPE_SH: return HOP_DTYPE_S;
+  case HOP_DTYPE_D:
+  case HOP_DTYPE_Z: return HOP_DTYPE_D;
+  case HOP_DTYPE_COUNT: break;
+  }
+  return HOP_DTYPE_S;
 }
 
 bool hop_verify_begin(const struct hop_call *g, struct hop_verify_snapshot *snap)
@@ -30,7 +36,7 @@ bool hop_verify_begin(const struct hop_call *g, struct hop_verify_snapshot *snap
   if (hop_config()->verify == HOP_VERIFY_OFF)
     return true;
   snap->active = true;
-  if (g->beta == 0.0f)
+  if (hop_scalar_is_zero(g->beta))
     return true; /* C is write-only: nothing to keep */
   size_t es = hop_dtype_c_size(g->dtype);
   snap->c = malloc((size_t)g->m * (size_t)g->n * es);
@@ -42,30 +48,38 @@ bool hop_verify_begin(const struct hop_call *g, struct hop_verify_snapshot *snap
   return true;
 }
 
-/* (|A||B|)_ij in float, column-major m x n, for the error bound. */
-static float *abs_product(const struct hop_call *g)
+/* (|A||B|)_ij, column-major m x n in bound_dtype's real type, for the
+ * error bound; computed by the fallback engine (OpenBLAS), not in a loop. */
+static void *abs_product(const struct hop_call *g)
 {
-  size_t m = g->m, n = g->n, k = g->k;
-  float *a = malloc(m * k * sizeof *a), *b = malloc(k * n * sizeof *b), *p = malloc(m * n * sizeof *p);
+  enum hop_dtype bt = bound_dtype(g->dtype);
+  size_t m = g->m, n = g->n, k = g->k, es = hop_dtype_c_size(bt);
+  void *a = malloc(m * k * es), *b = malloc(k * n * es), *p = malloc(m * n * es);
   if (a == NULL || b == NULL || p == NULL) {
     free(a), free(b), free(p);
     return NULL;
   }
   for (size_t l = 0; l < k; l++)
-    for (size_t i = 0; i < m; i++)
-      a[i + l * m] = fabsf(load_ab(g->dtype, g->a, g->ta ? hop_at(l, i, g->lda) : hop_at(i, l, g->lda)));
+    for (size_t i = 0; i < m; i++) {
+      size_t at = g->ta ? hop_at(l, i, g->lda) : hop_at(i, l, g->lda);
+      struct hop_scalar v = {magnitude(hop_dtype_load(g->dtype, false, g->a, at)), 0.0};
+      hop_dtype_store(bt, a, i + l * m, v);
+    }
   for (size_t j = 0; j < n; j++)
-    for (size_t l = 0; l < k; l++)
-      b[l + j * k] = fabsf(load_ab(g->dtype, g->b, g->tb ? hop_at(j, l, g->ldb) : hop_at(l, j, g->ldb)));
-  struct hop_call abs = {.dtype = HOP_DTYPE_S, .symbol = "verify", .m = g->m, .n = g->n, .k = g->k,
-                         .alpha = 1.0f, .beta = 0.0f, .a = a, .lda = g->m, .b = b, .ldb = g->k,
-                         .c = p, .ldc = g->m};
+    for (size_t l = 0; l < k; l++) {
+      size_t at = g->tb ? hop_at(j, l, g->ldb) : hop_at(l, j, g->ldb);
+      struct hop_scalar v = {magnitude(hop_dtype_load(g->dtype, false, g->b, at)), 0.0};
+      hop_dtype_store(bt, b, l + j * k, v);
+    }
+  struct hop_call abs = {.op = HOP_OP_GEMM, .dtype = bt, .symbol = "verify", .m = g->m,
+                         .n = g->n, .k = g->k, .alpha = {1.0, 0.0}, .beta = {0.0, 0.0}, .a = a,
+                         .lda = g->m, .b = b, .ldb = g->k, .c = p, .ldc = g->m};
   hop_fallback_run(&abs);
   free(a), free(b);
   return p;
 }
 
-static bool within(float c, float r, double bound)
+static bool within(double c, double r, double bound)
 {
   if (isnan(r) || isnan(c))
     return isnan(r) && isnan(c);
@@ -83,7 +97,7 @@ const char *hop_verify_end(const struct hop_call *g, struct hop_verify_snapshot 
   const struct hop_config *cfg = hop_config();
   size_t es = hop_dtype_c_size(g->dtype), mn = (size_t)g->m * (size_t)g->n;
   void *ref = malloc(mn * es);
-  float *absab = ref ? abs_product(g) : NULL;
+  void *absab = ref ? abs_product(g) : NULL;
   if (absab == NULL) {
     hop_log(1, "verify: no memory to check %s %dx%dx%d; skipped", g->symbol, g->m, g->n, g->k);
     free(ref), free(snap->c);
@@ -96,20 +110,25 @@ const char *hop_verify_end(const struct hop_call *g, struct hop_verify_snapshot 
   r.ldc = g->m;
   hop_fallback_run(&r);
 
-  double eps_acc = FLT_EPSILON, eps_out = g->dtype == HOP_DTYPE_H ? 0x1p-10 : 0.0;
-  /* Gradual underflow: each operation may be off by 2^-150 besides eps. */
-  double underflow = 2.0 * (g->k + 2) * (fabs(g->alpha) + 1.0) * 0x1p-150;
+  const struct hop_dtype_info *info = hop_dtype_info(g->dtype);
+  enum hop_dtype bt = bound_dtype(g->dtype);
+  double alpha = magnitude(g->alpha), beta = magnitude(g->beta);
+  /* Gradual underflow: each operation may be off by half the smallest
+   * subnormal besides eps: 2 (k + 2) (|alpha| + 1) tiny / 2. */
+  double underflow = (g->k + 2) * (alpha + 1.0) * info->tiny;
   size_t bad = 0, worst_i = 0, worst_j = 0;
   double worst = 0.0;
   for (int j = 0; j < g->n; j++)
     for (int i = 0; i < g->m; i++) {
       size_t at = hop_at(i, j, g->m);
-      float c = load_c(g, g->c, hop_at(i, j, g->ldc)), rv = load_c(g, ref, at);
-      float c0 = snap->c ? load_c(g, snap->c, at) : 0.0f;
-      double bound = 2.0 * g->k * eps_acc * (fabs(g->alpha) * absab[at] + fabs(g->beta) * fabsf(c0)) +
-                     2.0 * eps_out * fabsf(rv) + underflow;
-      if (!within(c, rv, bound)) {
-        double err = fabs((double)c - (double)rv);
+      struct hop_scalar c = hop_dtype_load(g->dtype, true, g->c, hop_at(i, j, g->ldc));
+      struct hop_scalar rv = hop_dtype_load(g->dtype, true, ref, at);
+      double c0 = snap->c ? magnitude(hop_dtype_load(g->dtype, true, snap->c, at)) : 0.0;
+      double ab = hop_dtype_load(bt, true, absab, at).re;
+      double bound = 2.0 * g->k * info->eps * (alpha * ab + beta * c0) +
+                     2.0 * info->out_eps * magnitude(rv) + underflow;
+      if (!within(c.re, rv.re, bound) || !within(c.im, rv.im, bound)) {
+        double err = fmax(fabs(c.re - rv.re), fabs(c.im - rv.im));
         if (bad == 0 || err > worst || isnan(err))
           worst = err, worst_i = i, worst_j = j;
         bad++;

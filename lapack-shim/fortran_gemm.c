@@ -23,8 +23,9 @@ __attribute__((noinline)) static void sgemm_through_core(const char *transa, con
     hop_trace_quick(&call);
     return;
   }
-  struct hop_call g = {.dtype = HOP_DTYPE_S, .symbol = "sgemm_", .ta = ta == 1, .tb = tb == 1,
-                       .m = *m, .n = *n, .k = *k, .alpha = *alpha, .beta = *beta,
+  struct hop_call g = {.op = HOP_OP_GEMM, .dtype = HOP_DTYPE_S, .symbol = "sgemm_", .ta = ta == 1 ? HOP_TRANS_T : HOP_TRANS_N,
+                       .tb = tb == 1 ? HOP_TRANS_T : HOP_TRANS_N,
+                       .m = *m, .n = *n, .k = *k, .alpha = {*alpha, 0.0}, .beta = {*beta, 0.0},
                        .a = a, .lda = *lda, .b = b, .ldb = *ldb, .c = c, .ldc = *ldc};
   hop_call_run(&g);
 }
@@ -72,8 +73,9 @@ HOP_EXPORT void hgemm_(const char *transa, const char *transb, const int *m, con
     hop_trace_quick(&call);
     return;
   }
-  struct hop_call g = {.dtype = HOP_DTYPE_H, .symbol = "hgemm_", .ta = ta == 1, .tb = tb == 1,
-                       .m = *m, .n = *n, .k = *k, .alpha = falpha, .beta = fbeta,
+  struct hop_call g = {.op = HOP_OP_GEMM, .dtype = HOP_DTYPE_H, .symbol = "hgemm_", .ta = ta == 1 ? HOP_TRANS_T : HOP_TRANS_N,
+                       .tb = tb == 1 ? HOP_TRANS_T : HOP_TRANS_N,
+                       .m = *m, .n = *n, .k = *k, .alpha = {falpha, 0.0}, .beta = {fbeta, 0.0},
                        .a = a, .lda = *lda, .b = b, .ldb = *ldb, .c = c, .ldc = *ldc};
   hop_call_run(&g);
 }

@@ -42,7 +42,7 @@ test_trace_calls_LDADD = $(HOPTEST_LIBS) -lpthread
 # This folder's tests, listed once: `make check` runs them, `make dist` ships them.
 HOP_TESTS = test/abi.test test/contract-cpu.test test/netlib.test test/e2e.test test/threads.test \
 	test/xerbla.test test/overflow.test test/verify.test test/config.test test/docs.test \
-	test/trace.test test/denormal.test test/cli.test test/install.test
+	test/trace.test test/denormal.test test/cli.test test/install.test test/declared.test
 TESTS += $(HOP_TESTS)
 dist_check_SCRIPTS += $(HOP_TESTS) test/run-netlib.sh
 EXTRA_DIST += test/lib.sh test/e2e_prog.c test/e2e_numpy.py test/xerbla_msg.c \

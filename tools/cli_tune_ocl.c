@@ -141,7 +141,7 @@ bool hop_cli_calibrate_ocl(void *state, const struct cli_tune_opts *o, double bu
   int from = 0;
   for (int i = 0; i < c.rate.n; i++) {
     int n = (int)c.rate.size[i];
-    struct hop_call g = {.dtype = HOP_DTYPE_S, .m = n, .n = n, .k = n, .alpha = 1, .beta = 0};
+    struct hop_call g = {.dtype = HOP_DTYPE_S, .m = n, .n = n, .k = n, .alpha = {1.0, 0.0}};
     double t_cpu = hop_call_flops(&g) / (hop_curve_gflops(cpu, n) * 1e9);
     double t_ocl = hop_ocl_calib_seconds(st, &g);
     if (t_ocl < t_cpu && from == 0)

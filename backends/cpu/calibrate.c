@@ -129,7 +129,7 @@ static double now(void)
 static double time_cpu(int n, float *a, float *b, float *c, double deadline)
 {
   struct hop_call g = {.dtype = HOP_DTYPE_S, .symbol = "tune", .m = n, .n = n, .k = n,
-                       .alpha = 1.0f, .beta = 0.0f, .a = a, .lda = n, .b = b, .ldb = n,
+                       .alpha = {1.0, 0.0}, .beta = {0.0, 0.0}, .a = a, .lda = n, .b = b, .ldb = n,
                        .c = c, .ldc = n};
   hop_fallback_run(&g); /* warm-up: threads started, pages touched */
   double best = INFINITY, start = now();

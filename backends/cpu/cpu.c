@@ -133,12 +133,22 @@ static double cpu_predict(void *state, const struct hop_call *g)
 static enum hop_status cpu_gemm(void *state, const struct hop_call *g)
 {
   const struct hop_cpu_state *st = state;
-  if (g->dtype == HOP_DTYPE_S)
-    hop_cpu_sgemm(st, g->ta, g->tb, g->m, g->n, g->k, g->alpha, g->a, g->lda, g->b, g->ldb,
-                  g->beta, g->c, g->ldc);
-  else if (hop_cpu_half_gemm(st, g) != HOP_OK) /* not even the panel buffers */
-    hop_cpu_half_gemm_unbuffered(st, g);
-  return HOP_OK;
+  switch (g->dtype) {
+  case HOP_DTYPE_S:
+    hop_cpu_sgemm(st, g->ta, g->tb, g->m, g->n, g->k, (float)g->alpha.re, g->a, g->lda, g->b,
+                  g->ldb, (float)g->beta.re, g->c, g->ldc);
+    return HOP_OK;
+  case HOP_DTYPE_H:
+  case HOP_DTYPE_SH:
+    if (hop_cpu_half_gemm(st, g) != HOP_OK) /* not even the panel buffers */
+      hop_cpu_half_gemm_unbuffered(st, g);
+    return HOP_OK;
+  case HOP_DTYPE_D: /* not in .takes: the router never sends them */
+  case HOP_DTYPE_C:
+  case HOP_DTYPE_Z:
+  case HOP_DTYPE_COUNT: break;
+  }
+  return HOP_DECLINED;
 }
 
 /* One call of the loaded BLAS (or the reference), as it is. */
@@ -220,6 +230,8 @@ static void cpu_describe(void *state, FILE *out)
 const struct hop_backend hop_backend_cpu = {
   .name = "cpu",
   .is_device = false,
+  .takes = {[HOP_OP_GEMM] = HOP_DTYPE_BIT(HOP_DTYPE_S) | HOP_DTYPE_BIT(HOP_DTYPE_H) |
+                            HOP_DTYPE_BIT(HOP_DTYPE_SH)},
   .fork_safe = true,
   .init = cpu_init,
   .predict = cpu_predict,

@@ -29,6 +29,7 @@ static void panel_from_half(const uint16_t *x, int ldx, bool trans, int r0, int 
 
 enum hop_status hop_cpu_half_gemm(const struct hop_cpu_state *st, const struct hop_call *g)
 {
+  const float alpha = (float)g->alpha.re, beta = (float)g->beta.re; /* h, sh: float scalars */
   float *ap = malloc(sizeof(float) * PANEL * PANEL);
   float *bp = malloc(sizeof(float) * PANEL * PANEL);
   float *cp = g->dtype == HOP_DTYPE_H ? malloc(sizeof(float) * PANEL * PANEL) : NULL;
@@ -44,7 +45,7 @@ enum hop_status hop_cpu_half_gemm(const struct hop_cpu_state *st, const struct h
       int ldcb;
       if (g->dtype == HOP_DTYPE_H) {
         cblk = cp, ldcb = mb;
-        if (g->beta != 0.0f) /* beta == 0: C is write-only, not converted */
+        if (beta != 0.0f) /* beta == 0: C is write-only, not converted */
           for (int j = 0; j < nb; j++)
             hop_half_to_float_n((const uint16_t *)g->c + hop_at(i0, j0 + j, g->ldc),
                                 cp + (size_t)j * mb, (size_t)mb);
@@ -55,8 +56,8 @@ enum hop_status hop_cpu_half_gemm(const struct hop_cpu_state *st, const struct h
         int kb = g->k - l0 < PANEL ? g->k - l0 : PANEL;
         panel_from_half(g->a, g->lda, g->ta, i0, l0, mb, kb, ap);
         panel_from_half(g->b, g->ldb, g->tb, l0, j0, kb, nb, bp);
-        hop_cpu_sgemm(st, false, false, mb, nb, kb, g->alpha, ap, mb, bp, kb,
-                      l0 == 0 ? g->beta : 1.0f, cblk, ldcb);
+        hop_cpu_sgemm(st, false, false, mb, nb, kb, alpha, ap, mb, bp, kb,
+                      l0 == 0 ? beta : 1.0f, cblk, ldcb);
       }
       if (g->dtype == HOP_DTYPE_H)
         for (int j = 0; j < nb; j++)
@@ -77,6 +78,7 @@ static float half_elem(const void *x, bool trans, int i, int l, int ld)
 void hop_cpu_half_gemm_unbuffered(const struct hop_cpu_state *st, const struct hop_call *g)
 {
   (void)st;
+  const float alpha = (float)g->alpha.re, beta = (float)g->beta.re;
   for (int j = 0; j < g->n; j++)
     for (int i = 0; i < g->m; i++) {
       float s = 0.0f;
@@ -85,11 +87,11 @@ void hop_cpu_half_gemm_unbuffered(const struct hop_cpu_state *st, const struct h
       size_t at = hop_at(i, j, g->ldc);
       if (g->dtype == HOP_DTYPE_H) {
         uint16_t *c = g->c;
-        float c0 = g->beta == 0.0f ? 0.0f : g->beta * hop_half_to_float(c[at]);
-        c[at] = hop_float_to_half(g->alpha * s + c0);
+        float c0 = beta == 0.0f ? 0.0f : beta * hop_half_to_float(c[at]);
+        c[at] = hop_float_to_half(alpha * s + c0);
       } else {
         float *c = g->c;
-        c[at] = g->alpha * s + (g->beta == 0.0f ? 0.0f : g->beta * c[at]);
+        c[at] = alpha * s + (beta == 0.0f ? 0.0f : beta * c[at]);
       }
     }
 }

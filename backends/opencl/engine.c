@@ -92,7 +92,7 @@ static double ocl_predict(void *state, const struct hop_call *g)
   double bytes = 0.0;
   if (st->memory == HOP_OCL_STAGED) {
     double eab = (double)hop_dtype_ab_size(g->dtype), ec = (double)hop_dtype_c_size(g->dtype);
-    bytes = (m * k + k * n) * eab + m * n * ec * (g->beta != 0.0f ? 2.0 : 1.0);
+    bytes = (m * k + k * n) * eab + m * n * ec * (hop_scalar_is_zero(g->beta) ? 1.0 : 2.0);
   }
   return st->model.setup_s + bytes / st->model.link_bytes_s + hop_call_flops(g) / rate;
 }
@@ -146,6 +146,8 @@ static void ocl_describe(void *state, FILE *out)
 const struct hop_backend hop_backend_opencl = {
   .name = "opencl",
   .is_device = true,
+  .takes = {[HOP_OP_GEMM] = HOP_DTYPE_BIT(HOP_DTYPE_S) | HOP_DTYPE_BIT(HOP_DTYPE_H) |
+                            HOP_DTYPE_BIT(HOP_DTYPE_SH)},
   .fork_safe = false,
   .init = ocl_init,
   .predict = ocl_predict,

@@ -234,6 +234,9 @@ struct hop_ocl_plan {
   enum hop_ocl_kernel kernel;
   size_t c_esize;       /* bytes of a C element on the device */
 };
+/* The kernel that computes dtype dt; a cut k (ksplit) accumulates in float
+ * chunks, so half C runs the shgemm kernel then.  False: no kernel for dt. */
+bool hop_ocl_kernel_for(enum hop_dtype dt, bool ksplit, enum hop_ocl_kernel *out);
 bool hop_ocl_plan_make(const struct hop_call *g, enum hop_ocl_memory mem, size_t cap,
                        struct hop_ocl_plan *p);
 

@@ -28,6 +28,20 @@ static void cut(int *x, int *y)
     *y = halve(*y);
 }
 
+bool hop_ocl_kernel_for(enum hop_dtype dt, bool ksplit, enum hop_ocl_kernel *out)
+{
+  switch (dt) {
+  case HOP_DTYPE_S: *out = HOP_OCL_SGEMM; return true;
+  case HOP_DTYPE_SH: *out = HOP_OCL_SHGEMM; return true;
+  case HOP_DTYPE_H: *out = ksplit ? HOP_OCL_SHGEMM : HOP_OCL_HGEMM; return true;
+  case HOP_DTYPE_D: /* not in the engine's .takes yet */
+  case HOP_DTYPE_C:
+  case HOP_DTYPE_Z:
+  case HOP_DTYPE_COUNT: break;
+  }
+  return false;
+}
+
 /* Cut the largest buffer if it is over cap; false when everything fits. */
 static bool shrink_once(const struct hop_call *g, double cap, int *tm, int *tn, int *tk,
                         bool ksplit)
@@ -74,10 +88,8 @@ bool hop_ocl_plan_make(const struct hop_call *g, enum hop_ocl_memory mem, size_t
       p->tiles_m = ceil_div(g->m, tm);
       p->tiles_n = ceil_div(g->n, tn);
       p->chunks = ceil_div(g->k, tk);
-      /* A cut k accumulates in float: hgemm's chunks run the shgemm kernel. */
-      p->kernel = g->dtype == HOP_DTYPE_S ? HOP_OCL_SGEMM
-                  : g->dtype == HOP_DTYPE_SH || ksplit ? HOP_OCL_SHGEMM
-                                                       : HOP_OCL_HGEMM;
+      if (!hop_ocl_kernel_for(g->dtype, ksplit, &p->kernel))
+        return false;
       p->c_esize = ksplit ? 4 : hop_dtype_c_size(g->dtype);
       return true;
     }

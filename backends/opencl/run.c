@@ -179,10 +179,10 @@ static bool tile_start(struct hop_ocl_call *c, struct hop_ocl_c_slot *cs, size_t
   if (err != CL_SUCCESS)
     return hop_ocl_call_fail(c, err, "allocating a C buffer");
   struct hop_ocl_launch l = {
-    .kernel = p->kernel, .m = cs->rows, .n = cs->cols, .alpha = g->alpha, .ta = g->ta,
+    .kernel = p->kernel, .m = cs->rows, .n = cs->cols, .alpha = (float)g->alpha.re, .ta = g->ta,
     .tb = g->tb, .cin = dev->mem, .cout = dev->mem, .ldcin = cs->rows, .ldcout = cs->rows,
   };
-  if (!p->ksplit && g->beta != 0.0f && !c->ops->c_in(c, cs, &l))
+  if (!p->ksplit && !hop_scalar_is_zero(g->beta) && !c->ops->c_in(c, cs, &l))
     return false;
   cl_event kev = NULL;
   for (int ch = 0; ch < p->chunks; ch++) {
@@ -195,7 +195,7 @@ static bool tile_start(struct hop_ocl_call *c, struct hop_ocl_c_slot *cs, size_t
     l.a = a->mem, l.a_off = a->off, l.lda = a->ld;
     l.b = b->mem, l.b_off = b->off, l.ldb = b->ld;
     /* A cut k: chunk 0 starts the float sum, the others add to it; beta waits for the host. */
-    l.beta = p->ksplit ? (ch == 0 ? 0.0f : 1.0f) : g->beta;
+    l.beta = p->ksplit ? (ch == 0 ? 0.0f : 1.0f) : (float)g->beta.re;
     cl_event wl[4];
     cl_uint nw = wait_list(wl, a->ready, b->ready, cs->ready, cs->unmapped);
     hop_ocl_ev_put(&kev, NULL);
@@ -327,7 +327,7 @@ static void log_phases(const struct hop_ocl_call *c, double seconds)
           "%d operand, %d C; %ld uploads of <= %zu KiB, %d copy threads; host ms: pack %.3f "
           "(%.1f MiB), unpack %.3f (%.1f MiB), wait %.3f, other %.3f, total %.3f",
           c->ops->name, g->m, g->n, g->k, g->ta ? "T" : "N",
-          g->tb ? "T" : "N", (double)g->beta, c->ntiles, p->tiles_m, p->tiles_n, p->tm, p->tn,
+          g->tb ? "T" : "N", g->beta.re, c->ntiles, p->tiles_m, p->tiles_n, p->tm, p->tn,
           p->chunks, c->nx, c->nc, c->sg.uploads, c->sg.chunk >> 10,
           hop_ocl_copy_threads(c->st), 1e3 * c->sg.pack_s, mib * c->sg.pack_bytes,
           1e3 * c->sg.unpack_s, mib * c->sg.unpack_bytes, 1e3 * c->sg.wait_s,

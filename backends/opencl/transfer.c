@@ -166,6 +166,7 @@ static void unpack_columns(void *arg, int j0, int j1)
     return;
   }
   const float *acc = u->src;
+  const float beta = (float)g->beta.re; /* every dtype here accumulates in float */
   size_t redone = 0;
   for (int j = j0; j < j1; j++) {
     const float *a = acc + (size_t)j * rows;
@@ -173,17 +174,17 @@ static void unpack_columns(void *arg, int j0, int j1)
     if (g->dtype == HOP_DTYPE_H) { /* never flushed (core/subnormal.c): accumulated only */
       uint16_t *c = (uint16_t *)g->c + at;
       for (int i = 0; i < rows; i++)
-        c[i] = hop_float_to_half(g->beta == 0.0f ? a[i] : a[i] + g->beta * hop_half_to_float(c[i]));
+        c[i] = hop_float_to_half(beta == 0.0f ? a[i] : a[i] + beta * hop_half_to_float(c[i]));
       continue;
     }
     float *c = (float *)g->c + at;
     if (u->limit == 0.0f) { /* accumulated: the tight loop of every large staged call */
       for (int i = 0; i < rows; i++)
-        c[i] = g->beta == 0.0f ? a[i] : a[i] + g->beta * c[i];
+        c[i] = beta == 0.0f ? a[i] : a[i] + beta * c[i];
       continue;
     }
     for (int i = 0; i < rows; i++) {
-      float v = u->accumulated && g->beta != 0.0f ? a[i] + g->beta * c[i] : a[i];
+      float v = u->accumulated && beta != 0.0f ? a[i] + beta * c[i] : a[i];
       if (fabsf(v) < u->limit) { /* c[i] still holds C's old value */
         v = hop_subnormal_redo(g, u->i0 + i, u->j0 + j);
         redone++;

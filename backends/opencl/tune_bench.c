@@ -17,7 +17,7 @@ static void reference(int m, int n, int k, bool ta, bool tb, const float *a, con
                       int ld, float *ref, float *bound)
 {
   struct hop_call g = {.dtype = HOP_DTYPE_S, .symbol = "tune", .ta = ta, .tb = tb, .m = m,
-                       .n = n, .k = k, .alpha = 1.0f, .beta = 0.0f, .a = a, .lda = ld,
+                       .n = n, .k = k, .alpha = {1.0, 0.0}, .beta = {0.0, 0.0}, .a = a, .lda = ld,
                        .b = b, .ldb = ld, .c = ref, .ldc = m};
   hop_fallback_run(&g);
   size_t na = (size_t)ld * (size_t)ld;

@@ -40,7 +40,7 @@ static double bytes_moved(const struct hop_ocl_state *st, const struct hop_call 
     return 0.0;
   double m = g->m, n = g->n, k = g->k;
   double eab = (double)hop_dtype_ab_size(g->dtype), ec = (double)hop_dtype_c_size(g->dtype);
-  return (m * k + k * n) * eab + m * n * ec * (g->beta != 0.0f ? 2.0 : 1.0);
+  return (m * k + k * n) * eab + m * n * ec * (hop_scalar_is_zero(g->beta) ? 1.0 : 2.0);
 }
 
 void hop_ocl_calib_load(struct hop_ocl_state *st, struct hop_ocl_calib *c)
@@ -153,7 +153,7 @@ bool hop_ocl_calib_measure(struct hop_ocl_state *st, const int *sizes, double bu
   if (st->memory == HOP_OCL_STAGED)
     out->link_bytes_s = link_bandwidth(st);
   struct hop_call g = {.dtype = HOP_DTYPE_S, .symbol = "calibrate", .m = 16, .n = 16, .k = 16,
-                       .alpha = 1.0f, .beta = 0.0f, .a = a, .lda = 16, .b = b, .ldb = 16,
+                       .alpha = {1.0, 0.0}, .beta = {0.0, 0.0}, .a = a, .lda = 16, .b = b, .ldb = 16,
                        .c = c, .ldc = 16};
   out->setup_s = time_call(st, &g, deadline);
   bool ok = out->setup_s > 0 && out->link_bytes_s > 0;

@@ -101,7 +101,7 @@ static cl_int provide(struct hop_ocl_state *st, struct hop_tune_bench *b,
     return CL_SUCCESS;
   b->op_key[which] = 0;
   struct hop_call g = {.dtype = HOP_DTYPE_S, .symbol = "tune", .ta = l->ta, .tb = l->tb,
-                       .m = l->m, .n = l->n, .k = l->k, .alpha = l->alpha, .beta = l->beta,
+                       .m = l->m, .n = l->n, .k = l->k, .alpha = {l->alpha, 0.0}, .beta = {l->beta, 0.0},
                        .a = b->ha, .lda = l->lda, .b = b->hb, .ldb = l->ldb};
   for (int x = 0; x < 2; x++) {
     struct hop_ocl_block blk = {.x = x, .slot = which, .rows = x == 0 ? l->m : l->k,

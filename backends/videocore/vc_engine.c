@@ -92,7 +92,7 @@ static enum hop_status emu_gemm(void *state, const struct hop_call *g)
   struct hop_vc_emu_launcher l;
   hop_vc_emu_launcher_init(&l, st->max_bytes);
   size_t redone = 0;
-  enum hop_status s = hop_vc_gemm_run(&l.base, g, &st->prog[g->beta == 0.0f], st->threads, st->max_bytes,
+  enum hop_status s = hop_vc_gemm_run(&l.base, g, &st->prog[hop_scalar_is_zero(g->beta)], st->threads, st->max_bytes,
                                       &redone, why, sizeof why);
   log_redone("videocore-emu", g, redone);
   if (s != HOP_OK) {
@@ -126,6 +126,8 @@ static void vc_describe(void *state, FILE *out)
 const struct hop_backend hop_backend_videocore_emu = {
   .name = "videocore-emu",
   .is_device = true,
+  .takes = {[HOP_OP_GEMM] = HOP_DTYPE_BIT(HOP_DTYPE_S) | HOP_DTYPE_BIT(HOP_DTYPE_H) |
+                            HOP_DTYPE_BIT(HOP_DTYPE_SH)},
   .only_when_named = true,
   .fork_safe = true, /* nothing but the generated programs outlives a call */
   .init = emu_init,
@@ -189,7 +191,7 @@ static enum hop_status real_gemm(void *state, const struct hop_call *g)
   struct vc_state *st = state;
   char why[320] = "";
   size_t redone = 0;
-  enum hop_status s = hop_vc_gemm_run(&st->mbox.base, g, &st->prog[g->beta == 0.0f], st->threads,
+  enum hop_status s = hop_vc_gemm_run(&st->mbox.base, g, &st->prog[hop_scalar_is_zero(g->beta)], st->threads,
                                       st->max_bytes, &redone, why, sizeof why);
   log_redone("videocore", g, redone);
   if (s != HOP_OK)
@@ -201,6 +203,8 @@ static enum hop_status real_gemm(void *state, const struct hop_call *g)
 const struct hop_backend hop_backend_videocore = {
   .name = "videocore",
   .is_device = true,
+  .takes = {[HOP_OP_GEMM] = HOP_DTYPE_BIT(HOP_DTYPE_S) | HOP_DTYPE_BIT(HOP_DTYPE_H) |
+                            HOP_DTYPE_BIT(HOP_DTYPE_SH)},
   .fork_safe = false, /* the parent's /dev/vcio, /dev/mem and GPU memory */
   .init = real_init,
   .predict = real_predict,

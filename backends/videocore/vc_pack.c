@@ -78,11 +78,33 @@ enum hop_status hop_vc_plan_make(const struct hop_call *g, const struct hop_vc_p
   return HOP_OK;
 }
 
+/* The QPUs compute in float: the engine takes s, h and sh only. */
 static float load_ab(enum hop_dtype dt, const void *base, size_t at)
 {
-  if (dt == HOP_DTYPE_S)
-    return ((const float *)base)[at];
-  return hop_half_to_float(((const uint16_t *)base)[at]);
+  switch (dt) {
+  case HOP_DTYPE_S: return ((const float *)base)[at];
+  case HOP_DTYPE_H:
+  case HOP_DTYPE_SH: return hop_half_to_float(((const uint16_t *)base)[at]);
+  case HOP_DTYPE_D: /* not in the engine's .takes */
+  case HOP_DTYPE_C:
+  case HOP_DTYPE_Z:
+  case HOP_DTYPE_COUNT: break;
+  }
+  return 0.0f;
+}
+
+static bool half_c(enum hop_dtype dt)
+{
+  switch (dt) {
+  case HOP_DTYPE_H: return true;
+  case HOP_DTYPE_S:
+  case HOP_DTYPE_SH:
+  case HOP_DTYPE_D:
+  case HOP_DTYPE_C:
+  case HOP_DTYPE_Z:
+  case HOP_DTYPE_COUNT: break;
+  }
+  return false;
 }
 
 /* op(A)(r, kk) and op(B)(kk, c) of the caller. */
@@ -145,7 +167,7 @@ static void pack_c(const struct hop_call *g, const struct hop_vc_plan *plan, flo
           float v = 0.0f;
           if (r < plan->m && c < plan->n) {
             size_t at = c_at(g, plan, r, c);
-            v = g->dtype == HOP_DTYPE_H ? hop_half_to_float(((const uint16_t *)g->c)[at])
+            v = half_c(g->dtype) ? hop_half_to_float(((const uint16_t *)g->c)[at])
                                         : ((const float *)g->c)[at];
           }
           t[16 * cc + e] = v;
@@ -160,9 +182,10 @@ void hop_vc_pack(const struct hop_call *g, const struct hop_vc_program *prog,
 {
   char *h = mem->host;
   memcpy(h + plan->off_code, prog->words, 8 * prog->n);
+  float falpha = (float)g->alpha.re, fbeta = (float)g->beta.re; /* the QPUs compute in float */
   uint32_t alpha, beta;
-  memcpy(&alpha, &g->alpha, 4);
-  memcpy(&beta, &g->beta, 4);
+  memcpy(&alpha, &falpha, 4);
+  memcpy(&beta, &fbeta, 4);
   size_t blocks = (size_t)plan->mb * (size_t)plan->nb;
   for (unsigned t = 0; t < plan->threads; t++) {
     uint32_t unif = mem->bus + (uint32_t)(plan->off_unif + t * plan->unif_stride);
@@ -207,7 +230,7 @@ size_t hop_vc_unpack(const struct hop_call *g, const struct hop_vc_plan *plan, c
         redone++;
       }
       size_t at = c_at(g, plan, r, c);
-      if (g->dtype == HOP_DTYPE_H)
+      if (half_c(g->dtype))
         ((uint16_t *)g->c)[at] = hop_float_to_half(v);
       else
         ((float *)g->c)[at] = v;

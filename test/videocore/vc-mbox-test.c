@@ -125,7 +125,7 @@ static double run_sgemm(struct hop_vc_launcher *l, int m, int n, int k, float be
     b[i] = (float)((i * 53) % 97) / 48.0f - 1.0f;
   for (int i = 0; i < m * n; i++)
     c[i] = c0[i] = (float)((i * 29) % 89) / 44.0f - 1.0f;
-  struct hop_call g = {.dtype = HOP_DTYPE_S, .m = m, .n = n, .k = k, .alpha = 1.25f, .beta = beta,
+  struct hop_call g = {.dtype = HOP_DTYPE_S, .m = m, .n = n, .k = k, .alpha = {1.25, 0.0}, .beta = {beta, 0.0},
                        .a = a, .lda = m, .b = b, .ldb = k, .c = c, .ldc = m};
   struct hop_vc_program prog;
   char why[320] = "";

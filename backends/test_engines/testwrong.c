@@ -18,13 +18,9 @@ static enum hop_status wrong_gemm(void *state, const struct hop_call *g)
   /* Off by one in the first element of every column: far outside any tolerance. */
   for (int j = 0; j < g->n; j++) {
     size_t at = hop_at(0, j, g->ldc);
-    if (g->dtype == HOP_DTYPE_H) {
-      uint16_t *c = g->c;
-      c[at] = hop_float_to_half(hop_half_to_float(c[at]) + 1.0f);
-    } else {
-      float *c = g->c;
-      c[at] += 1.0f;
-    }
+    struct hop_scalar c = hop_dtype_load(g->dtype, true, g->c, at);
+    c.re += 1.0;
+    hop_dtype_store(g->dtype, g->c, at, c);
   }
   return HOP_OK;
 }
@@ -34,6 +30,8 @@ const struct hop_backend hop_backend_test_wrong = {
   .is_device = true,
   .fork_safe = true,
   .only_when_named = true, /* it answers wrongly on purpose */
+  .takes = {[HOP_OP_GEMM] = HOP_DTYPE_BIT(HOP_DTYPE_S) | HOP_DTYPE_BIT(HOP_DTYPE_H) |
+                            HOP_DTYPE_BIT(HOP_DTYPE_SH)},
   .init = wrong_init,
   .predict = wrong_predict,
   .run = wrong_gemm,
