@@ -7,7 +7,8 @@
 
 int hop_check_gemm(int ta, int tb, int m, int n, int k, int lda, int ldb, int ldc)
 {
-  int nrowa = ta ? k : m, nrowb = tb ? n : k, info = 0;
+  int nrowa = ta > 0 && (ta & HOP_TRANS_T) ? k : m, nrowb = tb > 0 && (tb & HOP_TRANS_T) ? n : k;
+  int info = 0;
   if (ldc < m) info = 13;
   if (ldb < nrowb) info = 10;
   if (lda < nrowa) info = 8;
@@ -19,49 +20,47 @@ int hop_check_gemm(int ta, int tb, int m, int n, int k, int lda, int ldb, int ld
   return info;
 }
 
-static int cblas_trans(int t)
+int hop_cblas_trans(int t, bool complex)
 {
   switch (t) {
-  case HOP_CBLAS_NO_TRANS:
-  case HOP_CBLAS_CONJ_NO_TRANS:
-    return 0;
-  case HOP_CBLAS_TRANS:
-  case HOP_CBLAS_CONJ_TRANS:
-    return 1;
-  default:
-    return -1;
+  case HOP_CBLAS_NO_TRANS: return HOP_TRANS_N;
+  case HOP_CBLAS_TRANS: return HOP_TRANS_T;
+  case HOP_CBLAS_CONJ_TRANS: return complex ? HOP_TRANS_C : HOP_TRANS_T;
+  case HOP_CBLAS_CONJ_NO_TRANS: return complex ? HOP_TRANS_R : HOP_TRANS_N;
+  default: return -1;
   }
 }
 
-int hop_fortran_trans(char t)
+int hop_fortran_trans(char t, bool complex)
 {
   switch (t) {
-  case 'N': case 'n': case 'R': case 'r':
-    return 0;
-  case 'T': case 't': case 'C': case 'c':
-    return 1;
-  default:
-    return -1;
+  case 'N': case 'n': return HOP_TRANS_N;
+  case 'T': case 't': return HOP_TRANS_T;
+  case 'C': case 'c': return complex ? HOP_TRANS_C : HOP_TRANS_T;
+  case 'R': case 'r': return complex ? HOP_TRANS_R : HOP_TRANS_N;
+  default: return -1;
   }
 }
 
-int hop_cblas_gemm_args(int order, int transa, int transb, int m, int n, int k, const void *a,
-                        int lda, const void *b, int ldb, void *c, int ldc, struct hop_call *g)
+int hop_cblas_gemm_args(enum hop_dtype dt, int order, int transa, int transb, int m, int n, int k,
+                        const void *a, int lda, const void *b, int ldb, void *c, int ldc,
+                        struct hop_call *g)
 {
-  int ta = cblas_trans(transa), tb = cblas_trans(transb);
+  bool complex = hop_dtype_info(dt)->is_complex;
+  int ta = hop_cblas_trans(transa, complex), tb = hop_cblas_trans(transb, complex);
   if (order == HOP_CBLAS_COL_MAJOR) {
-    *g = (struct hop_call){.op = HOP_OP_GEMM, .ta = ta == 1 ? HOP_TRANS_T : HOP_TRANS_N,
-                           .tb = tb == 1 ? HOP_TRANS_T : HOP_TRANS_N, .m = m, .n = n, .k = k,
-                           .a = a, .lda = lda, .b = b, .ldb = ldb, .c = c, .ldc = ldc};
+    *g = (struct hop_call){.op = HOP_OP_GEMM, .dtype = dt, .ta = (enum hop_trans)ta,
+                           .tb = (enum hop_trans)tb, .m = m, .n = n, .k = k, .a = a, .lda = lda,
+                           .b = b, .ldb = ldb, .c = c, .ldc = ldc};
     int info = hop_check_gemm(ta, tb, m, n, k, lda, ldb, ldc);
     return info ? info : -1;
   }
   if (order == HOP_CBLAS_ROW_MAJOR) {
-    /* C^T = op(B)^T op(A)^T: the same problem in column-major form. */
-    *g = (struct hop_call){.op = HOP_OP_GEMM, .row_major = true,
-                           .ta = tb == 1 ? HOP_TRANS_T : HOP_TRANS_N,
-                           .tb = ta == 1 ? HOP_TRANS_T : HOP_TRANS_N, .m = n, .n = m, .k = k,
-                           .a = b, .lda = ldb, .b = a, .ldb = lda, .c = c, .ldc = ldc};
+    /* C^T = op(B)^T op(A)^T: the same problem in column-major form, where
+     * each operand keeps its own transpose and conjugation. */
+    *g = (struct hop_call){.op = HOP_OP_GEMM, .dtype = dt, .row_major = true,
+                           .ta = (enum hop_trans)tb, .tb = (enum hop_trans)ta, .m = n, .n = m,
+                           .k = k, .a = b, .lda = ldb, .b = a, .ldb = lda, .c = c, .ldc = ldc};
     int info = hop_check_gemm(tb, ta, n, m, k, ldb, lda, ldc);
     return info ? info : -1;
   }

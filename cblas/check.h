@@ -9,22 +9,28 @@ enum { HOP_CBLAS_NO_TRANS = 111, HOP_CBLAS_TRANS = 112, HOP_CBLAS_CONJ_TRANS = 1
        HOP_CBLAS_CONJ_NO_TRANS = 114 };
 
 /* Check a column-major GEMM the way OpenBLAS's interface/gemm.c does
- * (ta/tb: 0 no, 1 yes, -1 invalid) and return the Fortran INFO of the
- * first bad argument (1, 2, 3, 4, 5, 8, 10, 13), or 0. */
+ * (ta/tb: an enum hop_trans, -1 invalid) and return the Fortran INFO of
+ * the first bad argument (1, 2, 3, 4, 5, 8, 10, 13), or 0. */
 int hop_check_gemm(int ta, int tb, int m, int n, int k, int lda, int ldb, int ldc);
+
+/* A CBLAS or Fortran transpose argument as an enum hop_trans, -1 invalid.
+ * Real dtypes read ConjTrans/'C' as T and ConjNoTrans/'R' as N, as
+ * OpenBLAS does. */
+int hop_cblas_trans(int t, bool complex);
+int hop_fortran_trans(char t, bool complex);
 
 /* Build the column-major problem of a CBLAS call; returns the INFO to report
  * through xerbla (0 is a valid INFO: a bad order), or -1 when all is well. */
-int hop_cblas_gemm_args(int order, int transa, int transb, int m, int n, int k, const void *a,
-                        int lda, const void *b, int ldb, void *c, int ldc, struct hop_call *g);
-
-/* Fortran transpose character: 0 'N', 1 'T'/'C' (real types), -1 invalid. */
-int hop_fortran_trans(char t);
+int hop_cblas_gemm_args(enum hop_dtype dt, int order, int transa, int transb, int m, int n, int k,
+                        const void *a, int lda, const void *b, int ldb, void *c, int ldc,
+                        struct hop_call *g);
 
 /* netlib quick return: nothing to do, C is not touched. */
-static inline bool hop_quick_return(int m, int n, int k, float alpha, float beta)
+static inline bool hop_quick_return(int m, int n, int k, struct hop_scalar alpha,
+                                    struct hop_scalar beta)
 {
-  return m == 0 || n == 0 || ((alpha == 0.0f || k == 0) && beta == 1.0f);
+  return m == 0 || n == 0 ||
+         ((hop_scalar_is_zero(alpha) || k == 0) && beta.re == 1.0 && beta.im == 0.0);
 }
 
 /* Trace rows (when tracing) for an argument error and a quick return. */

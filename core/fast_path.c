@@ -12,7 +12,7 @@ static struct {
   struct hop_fast_path path;
 } fast = {PTHREAD_ONCE_INIT};
 
-const struct hop_fast_path hop_fast_path_off = {.max_mnk = 0};
+const struct hop_fast_path hop_fast_path_off = {.max_mnk = {0}};
 const struct hop_fast_path *hop_fast_path_ready = &hop_fast_path_off;
 
 static void fast_prepare(void)
@@ -34,10 +34,16 @@ static void fast_prepare(void)
     return;
   struct hop_engine_view v;
   hop_engine_get(hop_backend_count - 1, &v);
-  last->direct(v.state, &fast.path.cblas_sgemm, &fast.path.sgemm);
-  if (fast.path.cblas_sgemm == NULL || fast.path.sgemm == NULL)
-    return;
-  fast.path.max_mnk = (uint64_t)fmin(max_flops / 2.0, HOP_FAST_PATH_MAX_MNK);
+  struct hop_direct_entries *e = &fast.path.e;
+  last->direct(v.state, e);
+  /* The same flops threshold for every dtype: a complex multiply-add is 4
+   * real ones. */
+  uint64_t real = (uint64_t)fmin(max_flops / 2.0, HOP_FAST_PATH_MAX_MNK);
+  uint64_t cplx = (uint64_t)fmin(max_flops / 8.0, HOP_FAST_PATH_MAX_MNK);
+  fast.path.max_mnk[HOP_DTYPE_S] = e->cblas_sgemm && e->sgemm ? real : 0;
+  fast.path.max_mnk[HOP_DTYPE_D] = e->cblas_dgemm && e->dgemm ? real : 0;
+  fast.path.max_mnk[HOP_DTYPE_C] = e->cblas_cgemm && e->cgemm ? cplx : 0;
+  fast.path.max_mnk[HOP_DTYPE_Z] = e->cblas_zgemm && e->zgemm ? cplx : 0;
   __atomic_store_n(&hop_fast_path_ready, &fast.path, __ATOMIC_RELEASE);
 }
 

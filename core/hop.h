@@ -31,7 +31,7 @@ enum hop_dtype {
 struct hop_dtype_info {
   const char *name;       /* "s", "d", "c", "z", "h", "sh": the trace's and bench's word */
   size_t ab_size, c_size; /* bytes per element of A and B, of C */
-  bool complex;
+  bool is_complex;
   double flops_per_fma;   /* real operations per multiply-add: 2, or 8 for complex */
   double eps;             /* unit roundoff of the arithmetic a correct engine accumulates in */
   double out_eps;         /* and of the stored C when narrower (half C), else 0 */
@@ -61,10 +61,15 @@ enum hop_op {
 };
 const char *hop_op_name(enum hop_op op); /* "gemm" */
 
-/* op(X): HOP_TRANS_C conjugates as well (complex dtypes; the shims pass
- * HOP_TRANS_T for 'C' on real ones, as netlib does).  N is 0, so
- * `g->ta ? ... : ...` reads "transposed in any way". */
-enum hop_trans { HOP_TRANS_N, HOP_TRANS_T, HOP_TRANS_C };
+/* op(X), as bits: transposed, conjugated.  C is the conjugate transpose;
+ * R conjugates without transposing (OpenBLAS's extension, 'R' and
+ * CblasConjNoTrans).  The shims give real dtypes only N and T ('C' is 'T'
+ * and 'R' is 'N' there, as in OpenBLAS), so for them `g->ta ? ... : ...`
+ * reads "transposed"; code for complex dtypes asks hop_transposed() and
+ * hop_conjugated(). */
+enum hop_trans { HOP_TRANS_N = 0, HOP_TRANS_T = 1, HOP_TRANS_R = 2, HOP_TRANS_C = 3 };
+static inline bool hop_transposed(enum hop_trans t) { return (t & HOP_TRANS_T) != 0; }
+static inline bool hop_conjugated(enum hop_trans t) { return (t & HOP_TRANS_R) != 0; }
 
 /* One column-major call of a Level-3 operation.  For GEMM:
  * C = alpha * op(A) * op(B) + beta * C, op(A) m x k, op(B) k x n.
@@ -80,6 +85,7 @@ struct hop_call {
    * A on the right (symm, trmm, trsm), the upper triangle stored, a unit
    * diagonal never read (trmm, trsm). */
   bool right_side, upper, unit_diag;
+  bool three_m; /* a ?gemm3m entry point: the 3M method's error bound is allowed */
   int m, n, k;
   struct hop_scalar alpha, beta;
   const void *a;
@@ -108,12 +114,32 @@ enum hop_status {
 };
 const char *hop_status_message(enum hop_status st);
 
-/* A CPU BLAS's own sgemm entry points (the fast path calls them directly). */
+/* A CPU BLAS's own GEMM entry points (the fast path calls them directly;
+ * the Fortran ones carry gfortran's hidden string lengths).  Complex
+ * scalars and matrices go by pointer, so c and z share their types. */
 typedef void (*hop_cblas_sgemm_fn)(int, int, int, int, int, int, float, const float *, int,
                                    const float *, int, float, float *, int);
 typedef void (*hop_f77_sgemm_fn)(const char *, const char *, const int *, const int *, const int *,
                                  const float *, const float *, const int *, const float *,
                                  const int *, const float *, float *, const int *, size_t, size_t);
+typedef void (*hop_cblas_dgemm_fn)(int, int, int, int, int, int, double, const double *, int,
+                                   const double *, int, double, double *, int);
+typedef void (*hop_f77_dgemm_fn)(const char *, const char *, const int *, const int *, const int *,
+                                 const double *, const double *, const int *, const double *,
+                                 const int *, const double *, double *, const int *, size_t, size_t);
+typedef void (*hop_cblas_xgemm_fn)(int, int, int, int, int, int, const void *, const void *, int,
+                                   const void *, int, const void *, void *, int);
+typedef void (*hop_f77_xgemm_fn)(const char *, const char *, const int *, const int *, const int *,
+                                 const void *, const void *, const int *, const void *, const int *,
+                                 const void *, void *, const int *, size_t, size_t);
+struct hop_direct_entries {
+  hop_cblas_sgemm_fn cblas_sgemm;
+  hop_f77_sgemm_fn sgemm;
+  hop_cblas_dgemm_fn cblas_dgemm;
+  hop_f77_dgemm_fn dgemm;
+  hop_cblas_xgemm_fn cblas_cgemm, cblas_zgemm;
+  hop_f77_xgemm_fn cgemm, zgemm;
+};
 
 /* ---- engines ------------------------------------------------------------
  * An engine is a folder behind one const vtable, listed once in
@@ -150,8 +176,8 @@ struct hop_backend {
    * core/context.c).  NULL when the engine holds nothing. */
   void (*release)(void *state);
   /* The last engine only, which never declines: its BLAS's own entry points
-   * for the tiny-call fast path (both NULL when it has none).  May be NULL. */
-  void (*direct)(void *state, hop_cblas_sgemm_fn *cblas, hop_f77_sgemm_fn *f77);
+   * for the tiny-call fast path (NULL where it has none).  May be NULL. */
+  void (*direct)(void *state, struct hop_direct_entries *out);
 };
 
 /* The registry, in preference order; the CPU engine is always last. */
@@ -300,11 +326,12 @@ void hop_fallback_run(const struct hop_call *g);
  * same INFO through the same xerbla_): the interposition then costs a
  * handful of instructions instead of a trip through core/. */
 struct hop_fast_path {
-  uint64_t max_mnk; /* m*n*k below this (and alpha != 0) goes straight to OpenBLAS */
-  hop_cblas_sgemm_fn cblas_sgemm;
-  hop_f77_sgemm_fn sgemm;
+  /* m*n*k below this (and alpha != 0) goes straight to OpenBLAS; by dtype,
+   * 0 where OpenBLAS's entry points for it were not found. */
+  uint64_t max_mnk[HOP_DTYPE_COUNT];
+  struct hop_direct_entries e;
 };
-/* hop_fast_path_off (max_mnk 0: no call qualifies, so the entry points
+/* hop_fast_path_off (every max_mnk 0: no call qualifies, so the entry points
  * need no NULL test) until the first call through core/ has set it up, or
  * for good when off (tracing, a forced device engine, no OpenBLAS).  Read
  * inline: the entry points must reach OpenBLAS without saving their
@@ -329,6 +356,12 @@ void hop_fast_path_prepare(void);
 static inline bool hop_float_nonzero(float f)
 {
   uint32_t bits;
+  __builtin_memcpy(&bits, &f, sizeof bits);
+  return (bits << 1) != 0;
+}
+static inline bool hop_double_nonzero(double f)
+{
+  uint64_t bits;
   __builtin_memcpy(&bits, &f, sizeof bits);
   return (bits << 1) != 0;
 }

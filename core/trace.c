@@ -376,6 +376,7 @@ static char trans_letter(enum hop_trans t)
   switch (t) {
   case HOP_TRANS_N: return 'N';
   case HOP_TRANS_T: return 'T';
+  case HOP_TRANS_R: return 'R';
   case HOP_TRANS_C: return 'C';
   }
   return '?';

@@ -1,6 +1,7 @@
 /* The CPU engine: OpenBLAS loaded privately (dlopen RTLD_LOCAL + dlsym on
  * the handle, never libblas.so.3, never ourselves), else the built-in
- * reference GEMM.  It is the last engine and never declines. */
+ * reference GEMMs.  It takes every dtype, is the last engine and never
+ * declines. */
 #include "config.h"
 
 #include <dlfcn.h>
@@ -68,10 +69,20 @@ static bool try_load(const char *path, struct hop_cpu_state *st, char *why, size
   }
   st->handle = h;
   st->sgemm = fn;
+  /* A BLAS without one of these leaves that dtype to the reference. */
+  st->dgemm = (hop_f77_dgemm_fn)dlsym(h, "dgemm_");
+  st->cgemm = (hop_f77_xgemm_fn)dlsym(h, "cgemm_");
+  st->zgemm = (hop_f77_xgemm_fn)dlsym(h, "zgemm_");
   /* The fast path lets the CPU BLAS check arguments: only OpenBLAS numbers
    * them as hopblas must (netlib's CBLAS differs), so only OpenBLAS gets it. */
-  if (dlsym(h, "openblas_get_config") != NULL)
-    st->cblas_sgemm = (hop_cblas_sgemm_fn)dlsym(h, "cblas_sgemm");
+  if (dlsym(h, "openblas_get_config") != NULL) {
+    struct hop_direct_entries *e = &st->direct;
+    e->cblas_sgemm = (hop_cblas_sgemm_fn)dlsym(h, "cblas_sgemm");
+    e->cblas_dgemm = (hop_cblas_dgemm_fn)dlsym(h, "cblas_dgemm");
+    e->cblas_cgemm = (hop_cblas_xgemm_fn)dlsym(h, "cblas_cgemm");
+    e->cblas_zgemm = (hop_cblas_xgemm_fn)dlsym(h, "cblas_zgemm");
+    e->sgemm = st->sgemm, e->dgemm = st->dgemm, e->cgemm = st->cgemm, e->zgemm = st->zgemm;
+  }
   /* Name the file really loaded, not the soname asked for. */
   struct link_map *lm = NULL;
   if (dlinfo(h, RTLD_DI_LINKMAP, &lm) == 0 && lm != NULL && lm->l_name[0] != '\0')
@@ -135,33 +146,74 @@ static enum hop_status cpu_gemm(void *state, const struct hop_call *g)
   const struct hop_cpu_state *st = state;
   switch (g->dtype) {
   case HOP_DTYPE_S:
-    hop_cpu_sgemm(st, g->ta, g->tb, g->m, g->n, g->k, (float)g->alpha.re, g->a, g->lda, g->b,
-                  g->ldb, (float)g->beta.re, g->c, g->ldc);
-    return HOP_OK;
+  case HOP_DTYPE_D:
+  case HOP_DTYPE_C:
+  case HOP_DTYPE_Z: hop_cpu_gemm_sliced(st, g); return HOP_OK;
   case HOP_DTYPE_H:
   case HOP_DTYPE_SH:
     if (hop_cpu_half_gemm(st, g) != HOP_OK) /* not even the panel buffers */
       hop_cpu_half_gemm_unbuffered(st, g);
     return HOP_OK;
-  case HOP_DTYPE_D: /* not in .takes: the router never sends them */
-  case HOP_DTYPE_C:
-  case HOP_DTYPE_Z:
   case HOP_DTYPE_COUNT: break;
   }
   return HOP_DECLINED;
 }
 
-/* One call of the loaded BLAS (or the reference), as it is. */
-static void blas_sgemm(const struct hop_cpu_state *st, bool ta, bool tb, int m, int n, int k,
-                       float alpha, const float *a, int lda, const float *b, int ldb, float beta,
-                       float *c, int ldc)
+static char trans_char(enum hop_trans t)
 {
-  if (st->sgemm != NULL) {
-    char cta = ta ? 'T' : 'N', ctb = tb ? 'T' : 'N';
-    st->sgemm(&cta, &ctb, &m, &n, &k, &alpha, a, &lda, b, &ldb, &beta, c, &ldc, 1, 1);
-  } else {
-    hop_ref_sgemm(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  switch (t) {
+  case HOP_TRANS_N: return 'N';
+  case HOP_TRANS_T: return 'T';
+  case HOP_TRANS_R: return 'R';
+  case HOP_TRANS_C: return 'C';
   }
+  return 'N';
+}
+
+/* One call of the loaded BLAS (or the reference), as it is. */
+static void blas_gemm(const struct hop_cpu_state *st, const struct hop_call *g)
+{
+  char ta = trans_char(g->ta), tb = trans_char(g->tb);
+  switch (g->dtype) {
+  case HOP_DTYPE_S:
+    if (st->sgemm != NULL) {
+      float alpha = (float)g->alpha.re, beta = (float)g->beta.re;
+      st->sgemm(&ta, &tb, &g->m, &g->n, &g->k, &alpha, g->a, &g->lda, g->b, &g->ldb, &beta, g->c,
+                &g->ldc, 1, 1);
+    } else {
+      hop_ref_sgemm(g->ta, g->tb, g->m, g->n, g->k, (float)g->alpha.re, g->a, g->lda, g->b,
+                    g->ldb, (float)g->beta.re, g->c, g->ldc);
+    }
+    return;
+  case HOP_DTYPE_D:
+    if (st->dgemm != NULL) {
+      st->dgemm(&ta, &tb, &g->m, &g->n, &g->k, &g->alpha.re, g->a, &g->lda, g->b, &g->ldb,
+                &g->beta.re, g->c, &g->ldc, 1, 1);
+      return;
+    }
+    break;
+  case HOP_DTYPE_C:
+    if (st->cgemm != NULL) {
+      float alpha[2] = {(float)g->alpha.re, (float)g->alpha.im};
+      float beta[2] = {(float)g->beta.re, (float)g->beta.im};
+      st->cgemm(&ta, &tb, &g->m, &g->n, &g->k, alpha, g->a, &g->lda, g->b, &g->ldb, beta, g->c,
+                &g->ldc, 1, 1);
+      return;
+    }
+    break;
+  case HOP_DTYPE_Z:
+    if (st->zgemm != NULL) {
+      double alpha[2] = {g->alpha.re, g->alpha.im}, beta[2] = {g->beta.re, g->beta.im};
+      st->zgemm(&ta, &tb, &g->m, &g->n, &g->k, alpha, g->a, &g->lda, g->b, &g->ldb, beta, g->c,
+                &g->ldc, 1, 1);
+      return;
+    }
+    break;
+  case HOP_DTYPE_H:
+  case HOP_DTYPE_SH:
+  case HOP_DTYPE_COUNT: return; /* cpu_gemm sends these to half_gemm.c */
+  }
+  hop_ref_gemm_wide(g);
 }
 
 /* How many columns of a matrix with this ld and rows keep every element
@@ -174,30 +226,46 @@ static int cols_fitting_int(int ld, int rows)
 
 static int min_int(int x, int y) { return x < y ? x : y; }
 
-void hop_cpu_sgemm(const struct hop_cpu_state *st, bool ta, bool tb, int m, int n, int k,
-                   float alpha, const float *a, int lda, const float *b, int ldb, float beta,
-                   float *c, int ldc)
+void hop_cpu_gemm_sliced(const struct hop_cpu_state *st, const struct hop_call *g)
 {
   /* CPU BLAS kernels may index with 32-bit ints (OpenBLAS 0.3.21's
    * COOPERLAKE small-matrix kernels do, and crash): cut the call into slices
    * whose element offsets fit.  A slice of one column always fits. */
-  int sm = ta ? cols_fitting_int(lda, k) : m;                        /* A^T: k x m stored */
-  int sn = min_int(cols_fitting_int(ldc, m), tb ? n : cols_fitting_int(ldb, k));
-  int sk = min_int(ta ? k : cols_fitting_int(lda, m), tb ? cols_fitting_int(ldb, n) : k);
+  bool ta = hop_transposed(g->ta), tb = hop_transposed(g->tb);
+  int m = g->m, n = g->n, k = g->k;
+  int sm = ta ? cols_fitting_int(g->lda, k) : m; /* A^T: k x m stored */
+  int sn = min_int(cols_fitting_int(g->ldc, m), tb ? n : cols_fitting_int(g->ldb, k));
+  int sk = min_int(ta ? k : cols_fitting_int(g->lda, m), tb ? cols_fitting_int(g->ldb, n) : k);
   if (sm >= m && sn >= n && sk >= k) {
-    blas_sgemm(st, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    blas_gemm(st, g);
     return;
   }
+  size_t es = hop_dtype_c_size(g->dtype); /* A, B and C share it for s, d, c, z */
   for (int j = 0; j < n; j += sn)
     for (int i = 0; i < m; i += sm) {
       int p = 0;
       do { /* later k slices accumulate into what the first one wrote */
-        const float *as = a + (ta ? hop_at(p, i, lda) : hop_at(i, p, lda));
-        const float *bs = b + (tb ? hop_at(j, p, ldb) : hop_at(p, j, ldb));
-        blas_sgemm(st, ta, tb, min_int(sm, m - i), min_int(sn, n - j), min_int(sk, k - p), alpha,
-                   as, lda, bs, ldb, p == 0 ? beta : 1.0f, c + hop_at(i, j, ldc), ldc);
+        struct hop_call s = *g;
+        s.m = min_int(sm, m - i), s.n = min_int(sn, n - j), s.k = min_int(sk, k - p);
+        s.a = (const char *)g->a + es * (ta ? hop_at(p, i, g->lda) : hop_at(i, p, g->lda));
+        s.b = (const char *)g->b + es * (tb ? hop_at(j, p, g->ldb) : hop_at(p, j, g->ldb));
+        s.c = (char *)g->c + es * hop_at(i, j, g->ldc);
+        if (p > 0)
+          s.beta = (struct hop_scalar){1.0, 0.0};
+        blas_gemm(st, &s);
       } while ((p += sk) < k);
     }
+}
+
+void hop_cpu_sgemm(const struct hop_cpu_state *st, bool ta, bool tb, int m, int n, int k,
+                   float alpha, const float *a, int lda, const float *b, int ldb, float beta,
+                   float *c, int ldc)
+{
+  struct hop_call g = {.op = HOP_OP_GEMM, .dtype = HOP_DTYPE_S, .symbol = "cpu",
+                       .ta = ta ? HOP_TRANS_T : HOP_TRANS_N, .tb = tb ? HOP_TRANS_T : HOP_TRANS_N,
+                       .m = m, .n = n, .k = k, .alpha = {alpha, 0.0}, .beta = {beta, 0.0},
+                       .a = a, .lda = lda, .b = b, .ldb = ldb, .c = c, .ldc = ldc};
+  hop_cpu_gemm_sliced(st, &g);
 }
 
 /* When the library is unloaded: OpenBLAS too (its own destructor joins its threads). */
@@ -210,11 +278,10 @@ static void cpu_release(void *state)
 }
 
 /* OpenBLAS's own entry points for the fast path; NULL with any other BLAS. */
-static void cpu_direct(void *state, hop_cblas_sgemm_fn *cblas, hop_f77_sgemm_fn *f77)
+static void cpu_direct(void *state, struct hop_direct_entries *out)
 {
   const struct hop_cpu_state *st = state;
-  *cblas = st->cblas_sgemm;
-  *f77 = st->sgemm;
+  *out = st->direct;
 }
 
 static void cpu_describe(void *state, FILE *out)
@@ -230,8 +297,9 @@ static void cpu_describe(void *state, FILE *out)
 const struct hop_backend hop_backend_cpu = {
   .name = "cpu",
   .is_device = false,
-  .takes = {[HOP_OP_GEMM] = HOP_DTYPE_BIT(HOP_DTYPE_S) | HOP_DTYPE_BIT(HOP_DTYPE_H) |
-                            HOP_DTYPE_BIT(HOP_DTYPE_SH)},
+  .takes = {[HOP_OP_GEMM] = HOP_DTYPE_BIT(HOP_DTYPE_S) | HOP_DTYPE_BIT(HOP_DTYPE_D) |
+                            HOP_DTYPE_BIT(HOP_DTYPE_C) | HOP_DTYPE_BIT(HOP_DTYPE_Z) |
+                            HOP_DTYPE_BIT(HOP_DTYPE_H) | HOP_DTYPE_BIT(HOP_DTYPE_SH)},
   .fork_safe = true,
   .init = cpu_init,
   .predict = cpu_predict,

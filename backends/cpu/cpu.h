@@ -13,7 +13,9 @@ typedef hop_f77_sgemm_fn hop_sgemm_fn;
 struct hop_cpu_state {
   void *handle;
   hop_sgemm_fn sgemm; /* NULL: the built-in reference */
-  hop_cblas_sgemm_fn cblas_sgemm; /* for the fast path; may be NULL */
+  hop_f77_dgemm_fn dgemm; /* each NULL: the built-in reference for that dtype */
+  hop_f77_xgemm_fn cgemm, zgemm;
+  struct hop_direct_entries direct; /* OpenBLAS's, for the fast path; all NULL otherwise */
   char name[512];
   double peak_gflops;
 };
@@ -40,11 +42,16 @@ double hop_calib_cpu_seconds(const struct hop_call *g);
 bool hop_calib_cpu_describe(char *buf, size_t len);
 
 
+/* s, d, c or z through the loaded BLAS (else the reference), cut into
+ * slices whose element offsets fit an int. */
+void hop_cpu_gemm_sliced(const struct hop_cpu_state *st, const struct hop_call *g);
 void hop_cpu_sgemm(const struct hop_cpu_state *st, bool ta, bool tb, int m, int n, int k,
                    float alpha, const float *a, int lda, const float *b, int ldb, float beta,
                    float *c, int ldc);
 void hop_ref_sgemm(bool ta, bool tb, int m, int n, int k, float alpha, const float *a, int lda,
                    const float *b, int ldb, float beta, float *c, int ldc);
+/* The reference for d, c and z (accumulating in double complex). */
+void hop_ref_gemm_wide(const struct hop_call *g);
 
 /* hgemm and shgemm through float panels (bounded memory). */
 enum hop_status hop_cpu_half_gemm(const struct hop_cpu_state *st, const struct hop_call *g);
