@@ -47,5 +47,8 @@ const struct hop_backend_absent hop_backends_absent[] = {
   {"videocore", hop_videocore_keys},
   {"videocore-emu", hop_videocore_keys},
 #endif
+#ifndef HOP_WITH_TEST_ENGINE
+  {"test-wrong", NULL}, /* the `make check` library's engine */
+#endif
   {NULL, NULL},
 };

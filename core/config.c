@@ -18,7 +18,7 @@
 
 /* The keys core/ itself reads; each engine lists its own (struct hop_backend). */
 static const struct hop_config_key core_keys[] = {
-  {"HOPBLAS_BACKEND", "auto | cpu | opencl | videocore | videocore-emu: force one engine", HOP_KEY_VALUE},
+  {"HOPBLAS_BACKEND", "force one engine", HOP_KEY_ENGINE},
   {"HOPBLAS_MIN_FLOPS", "calls with at least this many flops go to a device engine; 0 forces all", HOP_KEY_VALUE},
   {"HOPBLAS_DEVICE_FLOOR_FLOPS", "auto routing: calls below this stay on the CPU unasked", HOP_KEY_VALUE},
   {"HOPBLAS_VERBOSE", "0 silent, 1 problems (default), 2 decisions, 3 detail", HOP_KEY_VALUE},
@@ -80,6 +80,23 @@ bool hop_config_is_path_key(const char *key)
 {
   const struct hop_config_key *k = find_key(key);
   return k != NULL && k->kind == HOP_KEY_PATH;
+}
+
+/* "auto", then the engine that always works, then the devices in preference
+ * order: the names of this build's engines, as HOPBLAS_BACKEND takes them. */
+void hop_config_key_help(const struct hop_config_key *k, char *out, size_t len)
+{
+  size_t used = 0;
+  out[0] = '\0';
+  if (k->kind == HOP_KEY_ENGINE) {
+    used = (size_t)snprintf(out, len, "auto | %s", hop_backends[hop_backend_count - 1]->name);
+    for (size_t i = 0; i + 1 < hop_backend_count && used < len; i++)
+      used += (size_t)snprintf(out + used, len - used, " | %s", hop_backends[i]->name);
+    if (used < len)
+      used += (size_t)snprintf(out + used, len - used, ": ");
+  }
+  if (used < len)
+    snprintf(out + used, len - used, "%s", k->help);
 }
 
 /* Path variables are ignored in set-uid programs: secure_getenv. */
@@ -292,6 +309,29 @@ static void parse_word(const struct hop_config_file *f, int verbose, const char 
   value_warn(verbose, key, v, "a known value");
 }
 
+/* A value of HOPBLAS_BACKEND: an engine of this build or of another one
+ * (a call then runs on the CPU, and the trace says the engine is not built in). */
+static bool is_engine_word(const char *v)
+{
+  if (strcmp(v, "auto") == 0 || hop_engine_index(v) < hop_backend_count)
+    return true;
+  for (const struct hop_backend_absent *a = hop_backends_absent; a->name != NULL; a++)
+    if (strcmp(a->name, v) == 0)
+      return true;
+  return false;
+}
+
+static void parse_engine(const struct hop_config_file *f, int verbose, char *dst, size_t dst_len)
+{
+  const char *v = hop_config_lookup(f, "HOPBLAS_BACKEND");
+  if (v == NULL || *v == '\0')
+    return;
+  if (is_engine_word(v))
+    snprintf(dst, dst_len, "%s", v);
+  else
+    value_warn(verbose, "HOPBLAS_BACKEND", v, "a known value");
+}
+
 static void parse_path(const struct hop_config_file *f, int verbose, const char *key, char *dst,
                        size_t dst_len)
 {
@@ -316,11 +356,8 @@ void hop_config_build(struct hop_config *cfg, struct hop_config_file *file)
   if (hop_config_lookup(NULL, "HOPBLAS_VERBOSE") == NULL)
     cfg->verbose = (int)hop_config_parse_double(file, cfg->verbose, "HOPBLAS_VERBOSE", 0, 3, 1);
 
-  static const char *const backends[] = {
-    "auto", "cpu", "opencl", "videocore", "videocore-emu", "test-wrong", NULL,
-  };
   snprintf(cfg->backend, sizeof cfg->backend, "auto");
-  parse_word(file, cfg->verbose, "HOPBLAS_BACKEND", backends, cfg->backend, sizeof cfg->backend);
+  parse_engine(file, cfg->verbose, cfg->backend, sizeof cfg->backend);
   cfg->min_flops = hop_config_parse_double(file, cfg->verbose, "HOPBLAS_MIN_FLOPS", 0, 1e30, -1);
   /* 2 * 96^3: below this no engine has a chance against OpenBLAS on a call's fixed costs. */
   cfg->device_floor_flops =

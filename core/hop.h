@@ -110,8 +110,9 @@ struct hop_backend {
 /* The registry, in preference order; the CPU engine is always last. */
 extern const struct hop_backend *const hop_backends[];
 extern const size_t hop_backend_count;
-/* Engines configured out of this build, ended by a NULL name.  Their keys
- * stay known, so that one config file serves every build. */
+/* Engines configured out of this build, ended by a NULL name.  Their names
+ * stay values of HOPBLAS_BACKEND (the call then runs on the CPU) and their
+ * keys stay known, so that one config file serves every build. */
 struct hop_backend_absent {
   const char *name;
   const struct hop_config_key *keys;
@@ -133,7 +134,7 @@ struct hop_config {
 
 /* Look a key up: environment first, then HOPBLAS_CONFIG_FILE, else NULL.
  * Path-valued keys go through secure_getenv.  Engines read their own keys
- * (HOPBLAS_DEVICE, HOPBLAS_OPENCL_VARIANT, ...) through this. */
+ * (those their vtable's keys list) through this. */
 const char *hop_config_get(const char *key);
 bool hop_config_is_path_key(const char *key);
 /* Parse a key's value as a bounded integer; out of range: log, return dflt. */
@@ -143,6 +144,7 @@ double hop_config_double(const char *key, double lo, double hi, double dflt);
 enum hop_config_kind {
   HOP_KEY_VALUE,  /* a number or a word */
   HOP_KEY_PATH,   /* read through secure_getenv: set-uid programs ignore it */
+  HOP_KEY_ENGINE, /* "auto" or an engine's name; the help starts with the registry's names */
 };
 struct hop_config_key {
   const char *name;
@@ -156,6 +158,8 @@ struct hop_config_key_iter {
   size_t list, key;
 };
 const struct hop_config_key *hop_config_key_next(struct hop_config_key_iter *it);
+/* The key's help line; for HOP_KEY_ENGINE with the engines' names in front. */
+void hop_config_key_help(const struct hop_config_key *k, char *out, size_t len);
 
 /* The cache directory (core/paths.c); false when none can be named. */
 bool hop_cache_dir(char *out, size_t len);

@@ -27,7 +27,9 @@ static void print_env(void)
   struct hop_config_key_iter it = {0};
   for (const struct hop_config_key *k; (k = hop_config_key_next(&it)) != NULL;) {
     const char *v = hop_config_get(k->name);
-    printf("  %-26s %-12s %s\n", k->name, v ? v : "(unset)", k->help);
+    char help[256];
+    hop_config_key_help(k, help, sizeof help);
+    printf("  %-26s %-12s %s\n", k->name, v ? v : "(unset)", help);
   }
 }
 
