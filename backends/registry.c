@@ -10,10 +10,14 @@
 extern const struct hop_backend hop_backend_cpu;
 #ifdef HOP_WITH_OPENCL
 extern const struct hop_backend hop_backend_opencl;
+#else
+extern const struct hop_config_key hop_opencl_keys[];
 #endif
 #ifdef HOP_WITH_VIDEOCORE
 extern const struct hop_backend hop_backend_videocore;
 extern const struct hop_backend hop_backend_videocore_emu;
+#else
+extern const struct hop_config_key hop_videocore_keys[];
 #endif
 #ifdef HOP_WITH_TEST_ENGINE
 extern const struct hop_backend hop_backend_test_wrong;
@@ -36,3 +40,19 @@ const struct hop_backend *const hop_backends[] = {
 };
 
 const size_t hop_backend_count = sizeof hop_backends / sizeof hop_backends[0];
+
+/* The same engines when configured out: their names and keys stay known. */
+const struct hop_backend_absent hop_backends_absent[] = {
+#ifndef HOP_WITH_OPENCL
+  {"opencl", hop_opencl_keys},
+#endif
+#ifndef HOP_WITH_VIDEOCORE
+  {"videocore", hop_videocore_keys},
+  {"videocore-emu", hop_videocore_keys},
+#endif
+#ifndef HOP_WITH_TEST_ENGINE
+  {"test-wrong", NULL}, /* the `make check` library's engines */
+  {"test-narrow", NULL},
+#endif
+  {NULL, NULL},
+};

@@ -16,66 +16,87 @@
 #include "config_file.h"
 #include "hop.h"
 
-const struct hop_config_key hop_config_keys[] = {
-  {"HOPBLAS_BACKEND", "auto | cpu | opencl | videocore | videocore-emu: force one engine"},
-  {"HOPBLAS_MIN_FLOPS", "calls with at least this many flops go to a device engine; 0 forces all"},
-  {"HOPBLAS_DEVICE_FLOOR_FLOPS", "auto routing: calls below this stay on the CPU unasked"},
-  {"HOPBLAS_VERBOSE", "0 silent, 1 problems (default), 2 decisions, 3 detail"},
-  {"HOPBLAS_TRACE", "file that receives one CSV row per call"},
-  {"HOPBLAS_VERIFY", "0 | 1 (recompute offloaded calls on OpenBLAS) | fallback (also replace)"},
-  {"HOPBLAS_CPU_BLAS", "path of the OpenBLAS library the CPU engine loads; builtin = the reference GEMM"},
-  {"HOPBLAS_CONFIG_FILE", "file of KEY = value lines read after the environment"},
-  {"HOPBLAS_CACHE_DIR", "directory of the tuning and program-binary caches"},
-  {"HOPBLAS_DEVICE", "OpenCL device: index or name substring"},
-  {"HOPBLAS_OPENCL_VARIANT", "auto | generic | adreno | mali | nvidia: OpenCL kernel family"},
-  {"HOPBLAS_OPENCL_MEMORY", "auto | zero-copy | staged: host-memory strategy"},
-  {"HOPBLAS_OPENCL_PARAMS", "generic OpenCL tiles, e.g. MWG=64,NWG=64,KWG=16,MDIMC=16,NDIMC=16"},
-  {"HOPBLAS_OPENCL_MAX_ALLOC", "largest OpenCL buffer in bytes (0 = the device's limit)"},
-  {"HOPBLAS_OPENCL_COPY_THREADS", "threads copying host memory <-> staging (0 = auto, 1 = none)"},
-  {"HOPBLAS_OPENCL_CHUNK", "staged: bytes per upload and C read-back part (0 = 4 MiB)"},
-  {"HOPBLAS_OPENCL_FAULT", "test knob: build|alloc|enqueue|read|upload[:N] fails the N-th such step"},
-  {"HOPBLAS_OPENCL_FTZ", "test knob: 1 treats the device as flushing subnormal floats to zero"},
-  {"HOPBLAS_QUEUE_WINDOW", "wait for the device after every N commands (0 = never)"},
-  {"HOPBLAS_QUEUE_SLICE_US", "with a queue window: longest predicted kernel launch (1000 us)"},
-  {"HOPBLAS_OPENCL_TILE", "adreno/mali outputs per work-item: 4x8 | 4x4 | 8x4 | 8x8"},
-  {"HOPBLAS_OPENCL_LWS", "adreno/mali work-group XxY, powers of 2 (32x16 adreno, 16x8 mali)"},
-  {"HOPBLAS_OPENCL_MALI_IMAGE", "a | b | both: the mali family's operand(s) read as images"},
-  {"HOPBLAS_OPENCL_FP16", "off | products | accumulate: half arithmetic (image families with cl_khr_fp16; nvidia: accumulate = fma.rn.f16x2)"},
-  {"HOPBLAS_OPENCL_FP16_EMULATE", "test knob: 1 emulates half arithmetic without cl_khr_fp16"},
-  {"HOPBLAS_OPENCL_IMAGE_MAX", "test knob: largest image side in texels (0 = the device's)"},
-  {"HOPBLAS_OPENCL_NV_SGEMM", "fma | 3xtf32: the nvidia family's sgemm kernel"},
-  {"HOPBLAS_OPENCL_NV_EMULATE", "test knob: 1 runs the nvidia family with its PTX emulated"},
-  {"HOPBLAS_OPENCL_NV_SPLITK", "auto | off | 2..64: the nvidia family's split-k slices"},
-  {"HOPBLAS_TUNE", "off | cached | quick: when the tuner may run"},
-  {"HOPBLAS_TUNE_BUDGET", "quick: seconds an unseen size bucket may spend tuning in a call (5)"},
-  {"HOPBLAS_TUNE_FAULT", "test knob: wrong:N makes the tuner's N-th checked candidate wrong"},
-  {"HOPBLAS_VC_CLOCK_MHZ", "VideoCore clock used for projected emulator times"},
-  {"HOPBLAS_VC_QPUS", "VideoCore: QPUs (threads) per call, 1..12"},
-  {"HOPBLAS_VC_UNROLL", "VideoCore: k steps per loop iteration of the QPU program, 2..8"},
-  {"HOPBLAS_VC_MAX_MB", "VideoCore: most GPU memory one call may allocate, in MiB"},
-  {"HOPBLAS_VC_EMU_MAX_MB", "videocore-emu: most emulator memory one call may use, in MiB"},
-  {"HOPBLAS_VC_EMU_MAX_GFLOP", "videocore-emu: calls with more work (2mnk / 1e9) are declined"},
-  {NULL, NULL},
+/* The keys core/ itself reads; each engine lists its own (struct hop_backend). */
+static const struct hop_config_key core_keys[] = {
+  {"HOPBLAS_BACKEND", "force one engine", HOP_KEY_ENGINE},
+  {"HOPBLAS_MIN_FLOPS", "calls with at least this many flops go to a device engine; 0 forces all", HOP_KEY_VALUE},
+  {"HOPBLAS_DEVICE_FLOOR_FLOPS", "auto routing: calls below this stay on the CPU unasked", HOP_KEY_VALUE},
+  {"HOPBLAS_VERBOSE", "0 silent, 1 problems (default), 2 decisions, 3 detail", HOP_KEY_VALUE},
+  {"HOPBLAS_TRACE", "file that receives one CSV row per call", HOP_KEY_PATH},
+  {"HOPBLAS_VERIFY", "0 | 1 (recompute offloaded calls on OpenBLAS) | fallback (also replace)", HOP_KEY_VALUE},
+  {"HOPBLAS_CONFIG_FILE", "file of KEY = value lines read after the environment", HOP_KEY_PATH},
+  {"HOPBLAS_CACHE_DIR", "directory of the tuning and program-binary caches", HOP_KEY_PATH},
+  {"HOPBLAS_TUNE", "off | cached | quick: when the tuner may run", HOP_KEY_VALUE},
+  {NULL, NULL, HOP_KEY_VALUE},
 };
 
-static const char *const path_keys[] = {
-  "HOPBLAS_TRACE", "HOPBLAS_CPU_BLAS", "HOPBLAS_CONFIG_FILE", "HOPBLAS_CACHE_DIR", NULL,
-};
-
-bool hop_config_is_path_key(const char *key)
+/* The walk's lists: core's, then the registry's engines, then the absent ones. */
+static size_t list_count(void)
 {
-  for (size_t i = 0; path_keys[i] != NULL; i++)
-    if (strcmp(path_keys[i], key) == 0)
+  size_t n = 1 + hop_backend_count;
+  for (const struct hop_backend_absent *a = hop_backends_absent; a->name != NULL; a++)
+    n++;
+  return n;
+}
+
+static const struct hop_config_key *list_at(size_t l)
+{
+  if (l == 0)
+    return core_keys;
+  if (l <= hop_backend_count)
+    return hop_backends[l - 1]->keys;
+  return hop_backends_absent[l - 1 - hop_backend_count].keys;
+}
+
+/* The engines of one folder share one list: it is walked once. */
+static bool given_before(size_t l, const struct hop_config_key *keys)
+{
+  for (size_t j = 0; j < l; j++)
+    if (list_at(j) == keys)
       return true;
   return false;
 }
 
-static bool is_known_key(const char *key)
+const struct hop_config_key *hop_config_key_next(struct hop_config_key_iter *it)
 {
-  for (size_t i = 0; hop_config_keys[i].name != NULL; i++)
-    if (strcmp(hop_config_keys[i].name, key) == 0)
-      return true;
-  return false;
+  for (size_t n = list_count(); it->list < n; it->list++, it->key = 0) {
+    const struct hop_config_key *keys = list_at(it->list);
+    if (keys != NULL && keys[it->key].name != NULL && !given_before(it->list, keys))
+      return &keys[it->key++];
+  }
+  return NULL;
+}
+
+static const struct hop_config_key *find_key(const char *name)
+{
+  struct hop_config_key_iter it = {0};
+  for (const struct hop_config_key *k; (k = hop_config_key_next(&it)) != NULL;)
+    if (strcmp(k->name, name) == 0)
+      return k;
+  return NULL;
+}
+
+bool hop_config_is_path_key(const char *key)
+{
+  const struct hop_config_key *k = find_key(key);
+  return k != NULL && k->kind == HOP_KEY_PATH;
+}
+
+/* "auto", then the engine that always works, then the devices in preference
+ * order: the names of this build's engines, as HOPBLAS_BACKEND takes them. */
+void hop_config_key_help(const struct hop_config_key *k, char *out, size_t len)
+{
+  size_t used = 0;
+  out[0] = '\0';
+  if (k->kind == HOP_KEY_ENGINE) {
+    used = (size_t)snprintf(out, len, "auto | %s", hop_backends[hop_backend_count - 1]->name);
+    for (size_t i = 0; i + 1 < hop_backend_count && used < len; i++)
+      used += (size_t)snprintf(out + used, len - used, " | %s", hop_backends[i]->name);
+    if (used < len)
+      used += (size_t)snprintf(out + used, len - used, ": ");
+  }
+  if (used < len)
+    snprintf(out + used, len - used, "%s", k->help);
 }
 
 /* Path variables are ignored in set-uid programs: secure_getenv. */
@@ -128,7 +149,7 @@ static void file_parse_line(struct hop_config_file *f, char *line, int lineno, i
     snprintf(full, sizeof full, "%s", key);
   else
     snprintf(full, sizeof full, "HOPBLAS_%s", key);
-  if (!is_known_key(full) || strcmp(full, "HOPBLAS_CONFIG_FILE") == 0) {
+  if (find_key(full) == NULL || strcmp(full, "HOPBLAS_CONFIG_FILE") == 0) {
     file_warn(f, verbose, lineno, "unknown key");
     return;
   }
@@ -288,6 +309,29 @@ static void parse_word(const struct hop_config_file *f, int verbose, const char 
   value_warn(verbose, key, v, "a known value");
 }
 
+/* A value of HOPBLAS_BACKEND: an engine of this build or of another one
+ * (a call then runs on the CPU, and the trace says the engine is not built in). */
+static bool is_engine_word(const char *v)
+{
+  if (strcmp(v, "auto") == 0 || hop_engine_index(v) < hop_backend_count)
+    return true;
+  for (const struct hop_backend_absent *a = hop_backends_absent; a->name != NULL; a++)
+    if (strcmp(a->name, v) == 0)
+      return true;
+  return false;
+}
+
+static void parse_engine(const struct hop_config_file *f, int verbose, char *dst, size_t dst_len)
+{
+  const char *v = hop_config_lookup(f, "HOPBLAS_BACKEND");
+  if (v == NULL || *v == '\0')
+    return;
+  if (is_engine_word(v))
+    snprintf(dst, dst_len, "%s", v);
+  else
+    value_warn(verbose, "HOPBLAS_BACKEND", v, "a known value");
+}
+
 static void parse_path(const struct hop_config_file *f, int verbose, const char *key, char *dst,
                        size_t dst_len)
 {
@@ -312,11 +356,8 @@ void hop_config_build(struct hop_config *cfg, struct hop_config_file *file)
   if (hop_config_lookup(NULL, "HOPBLAS_VERBOSE") == NULL)
     cfg->verbose = (int)hop_config_parse_double(file, cfg->verbose, "HOPBLAS_VERBOSE", 0, 3, 1);
 
-  static const char *const backends[] = {
-    "auto", "cpu", "opencl", "videocore", "videocore-emu", "test-wrong", "test-narrow", NULL,
-  };
   snprintf(cfg->backend, sizeof cfg->backend, "auto");
-  parse_word(file, cfg->verbose, "HOPBLAS_BACKEND", backends, cfg->backend, sizeof cfg->backend);
+  parse_engine(file, cfg->verbose, cfg->backend, sizeof cfg->backend);
   cfg->min_flops = hop_config_parse_double(file, cfg->verbose, "HOPBLAS_MIN_FLOPS", 0, 1e30, -1);
   /* 2 * 96^3: below this no engine has a chance against OpenBLAS on a call's fixed costs. */
   cfg->device_floor_flops =
@@ -329,5 +370,4 @@ void hop_config_build(struct hop_config *cfg, struct hop_config_file *file)
                 : strcmp(verify, "fallback") == 0 ? HOP_VERIFY_FALLBACK
                                                   : HOP_VERIFY_OFF;
   parse_path(file, cfg->verbose, "HOPBLAS_TRACE", cfg->trace_path, sizeof cfg->trace_path);
-  parse_path(file, cfg->verbose, "HOPBLAS_CPU_BLAS", cfg->cpu_blas, sizeof cfg->cpu_blas);
 }

@@ -178,11 +178,23 @@ struct hop_backend {
   /* The last engine only, which never declines: its BLAS's own entry points
    * for the tiny-call fast path (NULL where it has none).  May be NULL. */
   void (*direct)(void *state, struct hop_direct_entries *out);
+  /* The configuration keys this engine reads, ended by a NULL name, so that
+   * a config file may hold them and `hopblas info --env` lists them.  May be
+   * NULL; engines of one folder may share one list. */
+  const struct hop_config_key *keys;
 };
 
 /* The registry, in preference order; the CPU engine is always last. */
 extern const struct hop_backend *const hop_backends[];
 extern const size_t hop_backend_count;
+/* Engines configured out of this build, ended by a NULL name.  Their names
+ * stay values of HOPBLAS_BACKEND (the call then runs on the CPU) and their
+ * keys stay known, so that one config file serves every build. */
+struct hop_backend_absent {
+  const char *name;
+  const struct hop_config_key *keys;
+};
+extern const struct hop_backend_absent hop_backends_absent[];
 
 static inline bool hop_backend_takes(const struct hop_backend *be, const struct hop_call *g)
 {
@@ -199,24 +211,37 @@ struct hop_config {
   double device_floor_flops;   /* auto routing: below this, engines are not asked */
   enum hop_verify_mode verify; /* HOPBLAS_VERIFY */
   char trace_path[4096];       /* HOPBLAS_TRACE, "" when off */
-  char cpu_blas[4096];         /* HOPBLAS_CPU_BLAS, "" for the defaults */
   char config_file[4096];      /* HOPBLAS_CONFIG_FILE, "" when none */
 };
 
 /* Look a key up: environment first, then HOPBLAS_CONFIG_FILE, else NULL.
  * Path-valued keys go through secure_getenv.  Engines read their own keys
- * (HOPBLAS_DEVICE, HOPBLAS_OPENCL_VARIANT, ...) through this. */
+ * (those their vtable's keys list) through this. */
 const char *hop_config_get(const char *key);
 bool hop_config_is_path_key(const char *key);
 /* Parse a key's value as a bounded integer; out of range: log, return dflt. */
 long hop_config_int(const char *key, long lo, long hi, long dflt);
 double hop_config_double(const char *key, double lo, double hi, double dflt);
-/* Every known key, with a one-line description (doc/ENVIRONMENT.md lists them too). */
+/* A known key, with a one-line description (doc/ENVIRONMENT.md lists them too). */
+enum hop_config_kind {
+  HOP_KEY_VALUE,  /* a number or a word */
+  HOP_KEY_PATH,   /* read through secure_getenv: set-uid programs ignore it */
+  HOP_KEY_ENGINE, /* "auto" or an engine's name; the help starts with the registry's names */
+};
 struct hop_config_key {
   const char *name;
   const char *help;
+  enum hop_config_kind kind;
 };
-extern const struct hop_config_key hop_config_keys[];
+/* Every known key: core's, then each registered engine's, then those of the
+ * engines configured out, each list once.  Start from a zeroed iterator;
+ * NULL at the end. */
+struct hop_config_key_iter {
+  size_t list, key;
+};
+const struct hop_config_key *hop_config_key_next(struct hop_config_key_iter *it);
+/* The key's help line; for HOP_KEY_ENGINE with the engines' names in front. */
+void hop_config_key_help(const struct hop_config_key *k, char *out, size_t len);
 
 /* The cache directory (core/paths.c); false when none can be named. */
 bool hop_cache_dir(char *out, size_t len);

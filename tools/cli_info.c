@@ -24,9 +24,12 @@ static void print_routing(const struct hop_config *cfg)
 static void print_env(void)
 {
   printf("environment (doc/ENVIRONMENT.md):\n");
-  for (const struct hop_config_key *k = hop_config_keys; k->name != NULL; k++) {
+  struct hop_config_key_iter it = {0};
+  for (const struct hop_config_key *k; (k = hop_config_key_next(&it)) != NULL;) {
     const char *v = hop_config_get(k->name);
-    printf("  %-26s %-12s %s\n", k->name, v ? v : "(unset)", k->help);
+    char help[256];
+    hop_config_key_help(k, help, sizeof help);
+    printf("  %-26s %-12s %s\n", k->name, v ? v : "(unset)", help);
   }
 }
 

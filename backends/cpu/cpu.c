@@ -30,6 +30,25 @@ static const char *const default_paths[] = {
 
 static struct hop_cpu_state cpu_state;
 
+static const struct hop_config_key cpu_keys[] = {
+  {"HOPBLAS_CPU_BLAS", "path of the OpenBLAS library the CPU engine loads; builtin = the reference GEMM",
+   HOP_KEY_PATH},
+  {NULL, NULL, HOP_KEY_VALUE},
+};
+
+/* HOPBLAS_CPU_BLAS, "" for the default paths. */
+static const char *asked_blas(void)
+{
+  const char *v = hop_config_get("HOPBLAS_CPU_BLAS");
+  if (v == NULL)
+    return "";
+  if (strlen(v) >= PATH_MAX) {
+    hop_log(1, "HOPBLAS_CPU_BLAS=%.64s is not a path of reasonable length; using the default", v);
+    return "";
+  }
+  return v;
+}
+
 /* Set while a candidate is loaded.  Found set when init() begins only in
  * the child of a fork() that interrupted the parent's load: the dynamic
  * loader's lists may be half-updated there, so that child loads nothing. */
@@ -95,7 +114,7 @@ static bool try_load(const char *path, struct hop_cpu_state *st, char *why, size
 static enum hop_status cpu_init(void **state, char *why, size_t why_len)
 {
   struct hop_cpu_state *st = &cpu_state;
-  const char *asked = hop_config()->cpu_blas;
+  const char *asked = asked_blas();
   char last[512] = "";
   *st = (struct hop_cpu_state){0}; /* a forked child may find the parent's start half done */
   bool forked_mid_load = atomic_load(&loading);
@@ -307,6 +326,7 @@ const struct hop_backend hop_backend_cpu = {
   .describe = cpu_describe,
   .release = cpu_release,
   .direct = cpu_direct,
+  .keys = cpu_keys,
 };
 
 

@@ -6,6 +6,9 @@ HOP_CL_KERNELS = kernels/gemm_generic.cl kernels/gemm_image.cl kernels/gemm_adre
 EXTRA_DIST += $(HOP_CL_KERNELS) tools/embed-cl.sh
 CLEANFILES += kernels/kernels_embedded.c kernels/embed.stamp
 
+# The keys are known in every build, so that one config file serves them all.
+libhopcore_la_SOURCES += backends/opencl/keys.c
+
 if HOP_OPENCL
 libhopcore_la_SOURCES += backends/opencl/ocl.h backends/opencl/sources.h \
 	backends/opencl/engine.c backends/opencl/runtime.c backends/opencl/generic.c \

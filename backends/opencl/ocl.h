@@ -11,6 +11,9 @@
 
 #include "hop.h"
 
+/* The engine's configuration keys (keys.c, built with or without OpenCL). */
+extern const struct hop_config_key hop_opencl_keys[];
+
 /* ---- devices (runtime.c) ------------------------------------------------ */
 
 struct hop_ocl_device {

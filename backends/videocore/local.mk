@@ -2,6 +2,9 @@
 # side, emulator and mailbox launchers, the hopblas-qpu-emu tool.
 HOP_VC_INC = -I$(top_srcdir)/backends/videocore -I$(top_srcdir)/backends/videocore/emu
 
+# The keys are known in every build, so that one config file serves them all.
+libhopcore_la_SOURCES += backends/videocore/keys.c
+
 if HOP_VIDEOCORE
 libhopcore_la_SOURCES += backends/videocore/qpu_asm.h backends/videocore/qpu_encode.c \
 	backends/videocore/qpu_asm.c backends/videocore/qpu_disasm.c \

@@ -12,6 +12,9 @@
 #define HOP_VC_MAX_THREADS 12
 #define HOP_VC_DEFAULT_UNROLL 2 /* k steps per loop iteration; 2 or 4 */
 
+/* Both engines' configuration keys (keys.c, built with or without them). */
+extern const struct hop_config_key hop_videocore_keys[];
+
 /* ---- the QPU program (sgemm_gen.c, sgemm_cupdate.c) --------------------- */
 /* Uniforms of one block, in stream order; part 2 starts at HOP_VC_U_C and is
  * re-read through uniforms_address after the k-loop has streamed B. */

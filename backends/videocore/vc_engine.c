@@ -136,6 +136,7 @@ const struct hop_backend hop_backend_videocore_emu = {
   .describe = vc_describe,
   .flushes = vc_flushes,
   .release = emu_release,
+  .keys = hop_videocore_keys,
 };
 
 /* ---- the real QPUs ------------------------------------------------------- */
@@ -212,4 +213,5 @@ const struct hop_backend hop_backend_videocore = {
   .describe = vc_describe,
   .flushes = vc_flushes,
   .release = real_release,
+  .keys = hop_videocore_keys,
 };

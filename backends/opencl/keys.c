@@ -1,0 +1,31 @@
+/* The OpenCL engine's configuration keys.  Built whether or not the engine
+ * is: a config file written for a build with OpenCL stays valid without it
+ * (backends/registry.c lists the keys of engines configured out). */
+#include "hop.h"
+
+const struct hop_config_key hop_opencl_keys[] = {
+  {"HOPBLAS_DEVICE", "OpenCL device: index or name substring", HOP_KEY_VALUE},
+  {"HOPBLAS_OPENCL_VARIANT", "auto | generic | adreno | mali | nvidia: OpenCL kernel family", HOP_KEY_VALUE},
+  {"HOPBLAS_OPENCL_MEMORY", "auto | zero-copy | staged: host-memory strategy", HOP_KEY_VALUE},
+  {"HOPBLAS_OPENCL_PARAMS", "generic OpenCL tiles, e.g. MWG=64,NWG=64,KWG=16,MDIMC=16,NDIMC=16", HOP_KEY_VALUE},
+  {"HOPBLAS_OPENCL_MAX_ALLOC", "largest OpenCL buffer in bytes (0 = the device's limit)", HOP_KEY_VALUE},
+  {"HOPBLAS_OPENCL_COPY_THREADS", "threads copying host memory <-> staging (0 = auto, 1 = none)", HOP_KEY_VALUE},
+  {"HOPBLAS_OPENCL_CHUNK", "staged: bytes per upload and C read-back part (0 = 4 MiB)", HOP_KEY_VALUE},
+  {"HOPBLAS_OPENCL_FAULT", "test knob: build|alloc|enqueue|read|upload[:N] fails the N-th such step", HOP_KEY_VALUE},
+  {"HOPBLAS_OPENCL_FTZ", "test knob: 1 treats the device as flushing subnormal floats to zero", HOP_KEY_VALUE},
+  {"HOPBLAS_QUEUE_WINDOW", "wait for the device after every N commands (0 = never)", HOP_KEY_VALUE},
+  {"HOPBLAS_QUEUE_SLICE_US", "with a queue window: longest predicted kernel launch (1000 us)", HOP_KEY_VALUE},
+  {"HOPBLAS_OPENCL_TILE", "adreno/mali outputs per work-item: 4x8 | 4x4 | 8x4 | 8x8", HOP_KEY_VALUE},
+  {"HOPBLAS_OPENCL_LWS", "adreno/mali work-group XxY, powers of 2 (32x16 adreno, 16x8 mali)", HOP_KEY_VALUE},
+  {"HOPBLAS_OPENCL_MALI_IMAGE", "a | b | both: the mali family's operand(s) read as images", HOP_KEY_VALUE},
+  {"HOPBLAS_OPENCL_FP16", "off | products | accumulate: half arithmetic (image families with cl_khr_fp16; nvidia: accumulate = fma.rn.f16x2)", HOP_KEY_VALUE},
+  {"HOPBLAS_OPENCL_FP16_EMULATE", "test knob: 1 emulates half arithmetic without cl_khr_fp16", HOP_KEY_VALUE},
+  {"HOPBLAS_OPENCL_IMAGE_MAX", "test knob: largest image side in texels (0 = the device's)", HOP_KEY_VALUE},
+  {"HOPBLAS_OPENCL_NV_SGEMM", "fma | 3xtf32: the nvidia family's sgemm kernel", HOP_KEY_VALUE},
+  {"HOPBLAS_OPENCL_NV_EMULATE", "test knob: 1 runs the nvidia family with its PTX emulated", HOP_KEY_VALUE},
+  {"HOPBLAS_OPENCL_NV_SPLITK", "auto | off | 2..64: the nvidia family's split-k slices", HOP_KEY_VALUE},
+  /* The tuner searches the OpenCL families' parameters; HOPBLAS_TUNE itself is core's. */
+  {"HOPBLAS_TUNE_BUDGET", "quick: seconds an unseen size bucket may spend tuning in a call (5)", HOP_KEY_VALUE},
+  {"HOPBLAS_TUNE_FAULT", "test knob: wrong:N makes the tuner's N-th checked candidate wrong", HOP_KEY_VALUE},
+  {NULL, NULL, HOP_KEY_VALUE},
+};
