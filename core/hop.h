@@ -101,6 +101,9 @@ struct hop_backend {
   /* The last engine only, which never declines: its BLAS's own entry points
    * for the tiny-call fast path (both NULL when it has none).  May be NULL. */
   void (*direct)(void *state, hop_cblas_sgemm_fn *cblas, hop_f77_sgemm_fn *f77);
+  /* Tuning, calibration and resident timing for the tools and the
+   * benchmark (core/engine_tools.h); NULL when the engine has none. */
+  const struct hop_engine_tools *tools;
 };
 
 /* The registry, in preference order; the CPU engine is always last. */

@@ -227,6 +227,7 @@ const struct hop_backend hop_backend_cpu = {
   .describe = cpu_describe,
   .release = cpu_release,
   .direct = cpu_direct,
+  .tools = &hop_cpu_tools,
 };
 
 

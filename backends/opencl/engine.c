@@ -154,4 +154,5 @@ const struct hop_backend hop_backend_opencl = {
   .detail = hop_ocl_tune_detail,
   .flushes = ocl_flushes,
   .release = ocl_release,
+  .tools = &hop_ocl_tools,
 };
