@@ -8,8 +8,8 @@
 
 #include "bench.h"
 #include "hop.h"
+#include "engine_tools.h"
 #include "hopblas.h"
-#include "cpu.h"
 
 void cblas_sgemm(int order, int ta, int tb, int m, int n, int k, float alpha, const float *a,
                  int lda, const float *b, int ldb, float beta, float *c, int ldc);
@@ -141,8 +141,14 @@ static void (*openblas_shgemm)(int, int, int, int, int, int, float, const uint16
 
 bool bench_openblas_open(const char *name, char *why, size_t len)
 {
-  /* OPENBLAS_LIB, else the library the CPU engine loaded ("OpenBLAS /path"), else the soname. */
-  const char *engine = hop_cpu_blas_name(), *space = strrchr(engine, ' ');
+  /* OPENBLAS_LIB, else the library the CPU engine (the fallback) loaded
+   * ("OpenBLAS /path"), else the soname. */
+  const struct hop_backend *fb = hop_backends[hop_backend_count - 1];
+  struct hop_engine_view v;
+  hop_engine_get(hop_backend_count - 1, &v);
+  const char *engine = fb->tools != NULL && fb->tools->what_runs != NULL && v.state != NULL
+                         ? fb->tools->what_runs(v.state) : "";
+  const char *space = strrchr(engine, ' ');
   const char *path = getenv("OPENBLAS_LIB") ? getenv("OPENBLAS_LIB")
                      : space != NULL && space[1] == '/' ? space + 1
                                                         : "libopenblas.so.0";

@@ -1,52 +1,122 @@
 /* Device-side engines of the benchmark.  Resident mode keeps A, B and C in
  * device buffers and times the kernel alone (launch to finish, no
- * transfers): hopblas's kernels through the engine's own launch (the image
- * families' operands packed once, before the timing, by the family's own
- * packing into its images or k-major buffer), and
- * CLBlast's CLBlastSgemm/CLBlastHgemm on the same context and queue.
+ * transfers): hopblas's kernels through the engine's resident entries
+ * (core/engine_tools.h: the engine places the operands, an image family
+ * packing them once, before the timing), and CLBlast's
+ * CLBlastSgemm/CLBlastHgemm on the engine's own context and queue.
  * CLBlast also has a host mode: buffers created, written and read back on
  * every call, as its netlib wrapper does.  libclblast is loaded at run
  * time (Debian libclblast1), so the build does not need it. */
+#include <CL/cl.h>
 #include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench.h"
-#include "family.h"
-#include "tune.h"
+#include "engine_tools.h"
+#include "hop.h"
 
-static struct hop_ocl_state *st; /* the OpenCL engine of this child */
-
-static bool engine_up(char *why, size_t len)
+/* The case as an engine sees a call: dense column-major operands, C
+ * holding its value before the call. */
+static struct hop_call case_call(struct bench_data *d)
 {
-  struct hop_engine_view v;
-  hop_engine_get(hop_engine_index("opencl"), &v);
-  if (v.status != HOP_OK) {
-    snprintf(why, len, "OpenCL engine off: %s", v.why);
-    return false;
-  }
-  st = v.state;
-  return true;
+  const struct bench_case *c = &d->cs;
+  return (struct hop_call){.dtype = c->dtype, .symbol = "bench", .ta = c->ta,
+                           .tb = c->tb, .m = c->m, .n = c->n, .k = c->k, .alpha = {c->alpha, 0.0},
+                           .beta = {c->beta, 0.0}, .a = d->a, .lda = c->ta ? c->k : c->m, .b = d->b,
+                           .ldb = c->tb ? c->n : c->k, .c = d->c0, .ldc = c->m};
 }
 
-/* A, B and C in device buffers of the engine's context; C holds C0.  With
- * an image family, A and B are the family's packed objects instead (the
- * engine's own images and pool buffers: borrowed, not released here), with
- * their pitches in elements. */
+/* The first call's C back on the host, checked; then the timed calls. */
+static void measure(bool (*call)(void *), void *arg, bool (*read)(void *, void *),
+                    const char **failed, struct bench_data *d, const struct bench_opts *o,
+                    struct bench_result *r)
+{
+  if (!call(arg) || !read(arg, d->c)) {
+    r->skipped = true;
+    if (r->note[0] == '\0')
+      snprintf(r->note, sizeof r->note, "failed: %s", *failed ? *failed : "read-back");
+    return;
+  }
+  bench_check(d, d->c, r);
+  if (!bench_time(call, arg, o, r))
+    r->skipped = true;
+}
+
+/* ---- hopblas's own kernels, through the engine's resident entries ----------------- */
+
+static const struct hop_engine_tools *rt; /* the engine of this child */
+static void *rt_state;
+
+bool bench_resident_open(const char *name, char *why, size_t len)
+{
+  size_t i = hop_engine_index(name);
+  if (i == hop_backend_count || hop_backends[i]->tools == NULL ||
+      hop_backends[i]->tools->resident_open == NULL) {
+    snprintf(why, len, "the %s engine has no resident mode", name);
+    return false;
+  }
+  struct hop_engine_view v;
+  hop_engine_get(i, &v);
+  if (v.status != HOP_OK) {
+    snprintf(why, len, "%s engine off: %s", hop_backends[i]->tools->title, v.why);
+    return false;
+  }
+  rt = hop_backends[i]->tools;
+  rt_state = v.state;
+  return rt->resident_ready == NULL || rt->resident_ready(rt_state, why, len);
+}
+
+struct resident_run {
+  struct hop_resident *res;
+  const char *failed;
+};
+
+static bool resident_call(void *arg)
+{
+  struct resident_run *rr = arg;
+  return rt->resident_call(rr->res, &rr->failed);
+}
+
+static bool resident_read(void *arg, void *c)
+{
+  return rt->resident_read(((struct resident_run *)arg)->res, c);
+}
+
+void bench_resident_run(const char *name, enum bench_mode mode, struct bench_data *d,
+                        const struct bench_opts *o, struct bench_result *r)
+{
+  struct hop_call g = case_call(d);
+  struct resident_run rr = {rt->resident_open(rt_state, &g, r->note, sizeof r->note), NULL};
+  if (rr.res == NULL) {
+    r->skipped = true;
+    return;
+  }
+  measure(resident_call, &rr, resident_read, &rr.failed, d, o, r);
+  if (r->note[0] == '\0')
+    rt->resident_note(rr.res, r->note, sizeof r->note);
+  rt->resident_close(rr.res);
+}
+
+/* ---- CLBlast, on the engine's context and queue -------------------------------------- */
+
+static cl_context cl_ctx;
+static cl_command_queue cl_queue;
+static cl_device_id cl_dev;
+
+/* A, B and C in device buffers; C holds C0. */
 struct resident {
   struct bench_data *d;
   cl_mem a, b, c;
-  int lda, ldb;
-  bool packed;
   cl_command_queue q;
   const char *failed;
 };
 
 static void resident_free(struct resident *r)
 {
-  if (r->a != NULL && !r->packed)
+  if (r->a != NULL)
     clReleaseMemObject(r->a);
-  if (r->b != NULL && !r->packed)
+  if (r->b != NULL)
     clReleaseMemObject(r->b);
   if (r->c != NULL)
     clReleaseMemObject(r->c);
@@ -54,174 +124,74 @@ static void resident_free(struct resident *r)
 
 static cl_mem upload(const void *host, size_t bytes, cl_int *err)
 {
-  cl_mem m = clCreateBuffer(st->ctx, CL_MEM_READ_WRITE, bytes, NULL, err);
+  cl_mem m = clCreateBuffer(cl_ctx, CL_MEM_READ_WRITE, bytes, NULL, err);
   if (*err == CL_SUCCESS)
-    *err = clEnqueueWriteBuffer(st->q[HOP_OCL_Q_EXEC], m, CL_TRUE, 0, bytes, host, 0, NULL, NULL);
+    *err = clEnqueueWriteBuffer(cl_queue, m, CL_TRUE, 0, bytes, host, 0, NULL, NULL);
   return m;
 }
 
-/* ab false: C alone (an image family packs A and B itself). */
-static bool resident_make(struct resident *r, struct bench_data *d, bool ab)
+static bool resident_make(struct resident *r, struct bench_data *d)
 {
   size_t eab = hop_dtype_ab_size(d->cs.dtype), ec = hop_dtype_c_size(d->cs.dtype);
   cl_int e1 = CL_SUCCESS, e2 = CL_SUCCESS, e3 = CL_SUCCESS;
   memset(r, 0, sizeof *r);
   r->d = d;
-  r->q = st->q[HOP_OCL_Q_EXEC];
-  r->lda = d->cs.ta ? d->cs.k : d->cs.m;
-  r->ldb = d->cs.tb ? d->cs.n : d->cs.k;
-  if (ab) {
-    r->a = upload(d->a, d->a_elems * eab, &e1);
-    r->b = upload(d->b, d->b_elems * eab, &e2);
-  }
+  r->q = cl_queue;
+  r->a = upload(d->a, d->a_elems * eab, &e1);
+  r->b = upload(d->b, d->b_elems * eab, &e2);
   r->c = upload(d->c0, d->c_elems * ec, &e3);
   return e1 == CL_SUCCESS && e2 == CL_SUCCESS && e3 == CL_SUCCESS;
 }
 
-/* The first call's C back on the host, checked; then the timed calls. */
-static void resident_measure(struct resident *res, bool (*call)(void *),
-                             const struct bench_opts *o, struct bench_result *r)
-{
-  struct bench_data *d = res->d;
-  if (!call(res) || clEnqueueReadBuffer(res->q, res->c, CL_TRUE, 0,
-                                        d->c_elems * hop_dtype_c_size(d->cs.dtype), d->c, 0, NULL,
-                                        NULL) != CL_SUCCESS) {
-    r->skipped = true;
-    if (r->note[0] == '\0')
-      snprintf(r->note, sizeof r->note, "failed: %s", res->failed ? res->failed : "read-back");
-    return;
-  }
-  bench_check(d, d->c, r);
-  if (!bench_time(call, res, o, r))
-    r->skipped = true;
-}
-
-/* ---- hopblas's own kernels (the engine's family) ------------------------------------ */
-
-bool bench_resident_open(const char *name, char *why, size_t len)
-{
-  if (!engine_up(why, len))
-    return false;
-  pthread_mutex_lock(&st->lock);
-  enum hop_status rc = hop_ocl_program_ready(st);
-  pthread_mutex_unlock(&st->lock);
-  if (rc != HOP_OK)
-    snprintf(why, len, "the %s program did not build: %s", st->family->name, st->prog.origin);
-  return rc == HOP_OK;
-}
-
-static bool hopblas_kernel(void *arg)
+static bool resident_read_c(void *arg, void *c)
 {
   struct resident *res = arg;
-  const struct bench_case *c = &res->d->cs;
-  struct hop_ocl_launch l = {
-    .m = c->m, .n = c->n, .k = c->k, .alpha = c->alpha, .beta = c->beta, .ta = c->ta,
-    .tb = c->tb, .a = res->a, .b = res->b, .cin = res->c, .cout = res->c,
-    .lda = res->lda, .ldb = res->ldb, .ldcin = c->m, .ldcout = c->m,
-  };
-  if (!hop_ocl_kernel_for(c->dtype, false, &l.kernel))
-    return false;
-  cl_event done = NULL;
-  pthread_mutex_lock(&st->lock);
-  cl_int err = hop_ocl_family_launch(st, &l, 0, NULL, &done);
-  if (err == CL_SUCCESS)
-    err = clWaitForEvents(1, &done);
-  pthread_mutex_unlock(&st->lock);
-  if (done != NULL)
-    clReleaseEvent(done);
-  res->failed = err == CL_SUCCESS ? NULL : "kernel launch";
-  return err == CL_SUCCESS;
+  struct bench_data *d = res->d;
+  return clEnqueueReadBuffer(res->q, res->c, CL_TRUE, 0, d->c_elems * hop_dtype_c_size(d->cs.dtype),
+                             c, 0, NULL, NULL) == CL_SUCCESS;
 }
 
-/* The case as the engine sees a call (no operands). */
-static struct hop_call case_gemm(const struct bench_case *c)
+/* The engine whose device CLBlast shares: the first in the registry that
+ * hands out its OpenCL handles. */
+static bool handles_up(char *why, size_t len)
 {
-  return (struct hop_call){.dtype = c->dtype, .ta = c->ta, .tb = c->tb,
-                           .m = c->m, .n = c->n, .k = c->k, .alpha = {c->alpha, 0.0}, .beta = {c->beta, 0.0}};
-}
-
-/* An image family's A and B, packed once by the family itself (one block
- * each: the whole operand); false with a note when they cannot be.  The
- * engine cuts operands larger than one image into blocks; a resident
- * operand is one object, so such sizes are declined here, not tiled. */
-static bool image_pack(struct resident *res, struct bench_result *r)
-{
-  const struct bench_case *c = &res->d->cs;
-  struct hop_call g = case_gemm(c);
-  g.a = res->d->a, g.lda = res->lda, g.b = res->d->b, g.ldb = res->ldb;
-  struct hop_ocl_plan lim = {0};
-  st->family->limits(st, &g, &lim);
-  if ((lim.max_tm > 0 && c->m > lim.max_tm) || (lim.max_tn > 0 && c->n > lim.max_tn) ||
-      (lim.max_tk > 0 && c->k > lim.max_tk)) {
-    snprintf(r->note, sizeof r->note, "beyond one image (m <= %d, n <= %d, k <= %d): not measured",
-             lim.max_tm, lim.max_tn, lim.max_tk);
-    return false;
-  }
-  res->packed = true;
-  struct hop_ocl_block blk[2] = {
-    {.x = 0, .r0 = 0, .c0 = 0, .rows = c->m, .cols = c->k},
-    {.x = 1, .r0 = 0, .c0 = 0, .rows = c->k, .cols = c->n},
-  };
-  cl_mem *mem[2] = {&res->a, &res->b};
-  int *ld[2] = {&res->lda, &res->ldb};
-  cl_int err = CL_SUCCESS;
-  pthread_mutex_lock(&st->lock);
-  for (int x = 0; x < 2 && err == CL_SUCCESS; x++) {
-    cl_event ready = NULL;
-    blk[x].staged = st->memory == HOP_OCL_STAGED;
-    err = st->family->provide(st, &g, &blk[x], mem[x], ld[x], &ready);
-    if (ready != NULL) {
-      clFlush(st->q[HOP_OCL_Q_UP]);
-      if (err == CL_SUCCESS)
-        err = clWaitForEvents(1, &ready);
-      clReleaseEvent(ready);
+  for (size_t i = 0; i < hop_backend_count; i++) {
+    const struct hop_backend *be = hop_backends[i];
+    if (be->tools == NULL || be->tools->opencl_handles == NULL)
+      continue;
+    struct hop_engine_view v;
+    hop_engine_get(i, &v);
+    if (v.status != HOP_OK) {
+      snprintf(why, len, "%s engine off: %s", be->tools->title, v.why);
+      return false;
     }
+    void *ctx, *q, *dev;
+    if (!be->tools->opencl_handles(v.state, &ctx, &q, &dev))
+      break;
+    cl_ctx = ctx, cl_queue = q, cl_dev = dev;
+    return true;
   }
-  pthread_mutex_unlock(&st->lock);
-  if (err != CL_SUCCESS)
-    snprintf(r->note, sizeof r->note, "packing the %s family's operands failed (error %d)",
-             st->family->name, (int)err);
-  return err == CL_SUCCESS;
+  snprintf(why, len, "no OpenCL engine");
+  return false;
 }
 
-/* The parameters the engine would use for this case (the tuning lookup
- * chain: user cache, built-in table, default), built before the timing. */
-static bool select_params(const struct bench_data *d, struct bench_result *r)
+/* CLBlast's hgemm needs half arithmetic (a word of CL_DEVICE_EXTENSIONS). */
+static bool has_fp16(void)
 {
-  struct hop_call g = case_gemm(&d->cs);
-  pthread_mutex_lock(&st->lock);
-  enum hop_status rc = hop_ocl_tune_select(st, &g);
-  pthread_mutex_unlock(&st->lock);
-  if (rc != HOP_OK)
-    snprintf(r->note, sizeof r->note, "the %s program did not build: %.60s", st->family->name,
-             st->prog.origin);
-  return rc == HOP_OK;
-}
-
-void bench_resident_run(const char *name, enum bench_mode mode, struct bench_data *d,
-                        const struct bench_opts *o, struct bench_result *r)
-{
-  struct resident res = {0};
-  if (!select_params(d, r)) {
-    r->skipped = true;
-  } else if (!resident_make(&res, d, st->family->provide == NULL)) {
-    r->skipped = true;
-    snprintf(r->note, sizeof r->note, "device buffers not allocated");
-  } else if (st->family->provide != NULL && !image_pack(&res, r)) {
-    r->skipped = true;
-  } else {
-    resident_measure(&res, hopblas_kernel, o, r);
-    const char *detail = hop_ocl_tune_detail(st); /* the family, and where its parameters came from */
-    if (r->note[0] == '\0')
-      snprintf(r->note, sizeof r->note, "%s family kernel%s%.100s%s", st->family->name,
-               detail != NULL && strstr(detail, "params=") ? " (" : "",
-               detail != NULL && strstr(detail, "params=") ? strstr(detail, "params=") : "",
-               detail != NULL && strstr(detail, "params=") ? ")" : "");
+  size_t need = 0;
+  char *all = NULL;
+  bool found = false;
+  if (clGetDeviceInfo(cl_dev, CL_DEVICE_EXTENSIONS, 0, NULL, &need) != CL_SUCCESS || need == 0 ||
+      (all = calloc(need + 2, 1)) == NULL)
+    return false;
+  all[0] = ' ';
+  if (clGetDeviceInfo(cl_dev, CL_DEVICE_EXTENSIONS, need, all + 1, NULL) == CL_SUCCESS) {
+    all[need] = ' ';
+    found = strstr(all, " cl_khr_fp16 ") != NULL;
   }
-  resident_free(&res);
+  free(all);
+  return found;
 }
-
-/* ---- CLBlast ----------------------------------------------------------------------- */
 
 typedef int (*clblast_sgemm_fn)(int, int, int, size_t, size_t, size_t, float, cl_mem, size_t,
                                 size_t, cl_mem, size_t, size_t, float, cl_mem, size_t, size_t,
@@ -245,7 +215,7 @@ bool bench_clblast_open(const char *name, char *why, size_t len)
     snprintf(why, len, "%s not loadable (Debian: libclblast1)", path);
     return false;
   }
-  return engine_up(why, len);
+  return handles_up(why, len);
 }
 
 static bool clblast_call(void *arg)
@@ -276,9 +246,7 @@ static bool clblast_host_call(void *arg)
 {
   struct bench_data *d = arg;
   struct resident res;
-  bool ok = resident_make(&res, d, true) && clblast_call(&res) &&
-            clEnqueueReadBuffer(res.q, res.c, CL_TRUE, 0, d->c_elems * hop_dtype_c_size(d->cs.dtype),
-                                d->c, 0, NULL, NULL) == CL_SUCCESS;
+  bool ok = resident_make(&res, d) && clblast_call(&res) && resident_read_c(&res, d->c);
   resident_free(&res);
   return ok;
 }
@@ -291,7 +259,7 @@ void bench_clblast_run(const char *name, enum bench_mode mode, struct bench_data
     snprintf(r->note, sizeof r->note, "CLBlast has no %sgemm", hop_dtype_name(d->cs.dtype));
     return;
   }
-  if (d->cs.dtype == HOP_DTYPE_H && !hop_ocl_has_extension(hop_ocl_device(st), "cl_khr_fp16")) {
+  if (d->cs.dtype == HOP_DTYPE_H && !has_fp16()) {
     r->skipped = true;
     snprintf(r->note, sizeof r->note, "CLBlast's hgemm needs cl_khr_fp16, which the device lacks");
     return;
@@ -307,8 +275,8 @@ void bench_clblast_run(const char *name, enum bench_mode mode, struct bench_data
     }
   } else {
     struct resident res;
-    if (resident_make(&res, d, true))
-      resident_measure(&res, clblast_call, o, r);
+    if (resident_make(&res, d))
+      measure(clblast_call, &res, resident_read_c, &res.failed, d, o, r);
     else
       r->skipped = true;
     resident_free(&res);

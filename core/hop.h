@@ -182,6 +182,9 @@ struct hop_backend {
    * a config file may hold them and `hopblas info --env` lists them.  May be
    * NULL; engines of one folder may share one list. */
   const struct hop_config_key *keys;
+  /* Tuning, calibration and resident timing for the tools and the
+   * benchmark (core/engine_tools.h); NULL when the engine has none. */
+  const struct hop_engine_tools *tools;
 };
 
 /* The registry, in preference order; the CPU engine is always last. */

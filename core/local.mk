@@ -3,4 +3,4 @@ libhopcore_la_SOURCES += core/hop.h core/config.c core/config_file.h core/contex
 # Engines that flush subnormal floats: the input scan and the fix-up of small results.
 libhopcore_la_SOURCES += core/subnormal.c
 # The tuning cache (the CPU calibration lives with the CPU engine).
-libhopcore_la_SOURCES += core/tune_cache.h core/tune_cache.c core/tune_parse.c
+libhopcore_la_SOURCES += core/engine_tools.h core/tune_cache.h core/tune_cache.c core/tune_parse.c

@@ -1,12 +1,8 @@
 # The `hopblas` command carries its own copy of the engines.
 bin_PROGRAMS += hopblas
 hopblas_SOURCES = tools/hopblas.c tools/hopblas_cli.h tools/cli_info.c backends/registry.c \
-	tools/cli_tune.c tools/cli_tune.h
-hopblas_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tools -I$(top_srcdir)/backends/opencl \
-	-I$(top_srcdir)/backends/cpu
-if HOP_OPENCL
-hopblas_SOURCES += tools/cli_tune_ocl.c
-endif
+	tools/cli_tune.c
+hopblas_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tools
 # `hopblas bench` (benchmark/bench*.c): engines x modes x dtypes x sizes, CSV and a plot.
 hopblas_SOURCES += benchmark/bench.h benchmark/bench.c benchmark/bench_data.c \
 	benchmark/bench_host.c benchmark/bench_plot.c

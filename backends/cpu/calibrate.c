@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cpu.h"
+#include "engine_tools.h"
 
 /* ---- curves --------------------------------------------------------------- */
 
@@ -217,3 +218,33 @@ bool hop_calib_cpu_describe(char *buf, size_t len)
   hop_curve_format(&cpu_cal.curve, buf, len);
   return true;
 }
+
+/* ---- for `hopblas tune` (core/engine_tools.h) -------------------------------- */
+
+static const char *cpu_what_runs(void *state)
+{
+  return ((const struct hop_cpu_state *)state)->name;
+}
+
+static void cpu_steps(int done, int count, void *arg)
+{
+  hop_tools_steps(arg, done, count);
+}
+
+static bool cpu_calibrate(void *state, const int *sizes, double budget_s,
+                          struct hop_calibration *out, const struct hop_tools_progress *progress)
+{
+  (void)state;
+  *out = (struct hop_calibration){.transfers = false};
+  bool ok = hop_calib_cpu_measure(sizes, budget_s, &out->rate, cpu_steps, (void *)progress);
+  hop_tune_flush();
+  if (!ok)
+    snprintf(out->why, sizeof out->why, "out of memory or no time left");
+  return ok;
+}
+
+const struct hop_engine_tools hop_cpu_tools = {
+  .title = "CPU",
+  .what_runs = cpu_what_runs,
+  .calibrate = cpu_calibrate,
+};

@@ -327,6 +327,7 @@ const struct hop_backend hop_backend_cpu = {
   .release = cpu_release,
   .direct = cpu_direct,
   .keys = cpu_keys,
+  .tools = &hop_cpu_tools,
 };
 
 

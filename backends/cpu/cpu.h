@@ -40,6 +40,8 @@ bool hop_calib_cpu_measure(const int *sizes, double budget_s, struct hop_curve *
 double hop_calib_cpu_seconds(const struct hop_call *g);
 /* The curve in use as text; false when the built-in model is. */
 bool hop_calib_cpu_describe(char *buf, size_t len);
+/* Its calibration for `hopblas tune`, the vtable's tools. */
+extern const struct hop_engine_tools hop_cpu_tools;
 
 
 /* s, d, c or z through the loaded BLAS (else the reference), cut into

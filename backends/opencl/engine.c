@@ -157,4 +157,5 @@ const struct hop_backend hop_backend_opencl = {
   .flushes = ocl_flushes,
   .release = ocl_release,
   .keys = hop_opencl_keys,
+  .tools = &hop_ocl_tools,
 };

@@ -45,4 +45,6 @@ if HOP_OPENCL
 libhopcore_la_SOURCES += backends/opencl/tune.h backends/opencl/tune.c \
 	backends/opencl/tune_space.c backends/opencl/tune_select.c backends/opencl/tune_table.c \
 	backends/opencl/tune_calib.c backends/opencl/tune_image.c backends/opencl/tune_bench.c
+# What `hopblas tune` and `hopblas bench` ask of the engine (core/engine_tools.h).
+libhopcore_la_SOURCES += backends/opencl/tools_tune.c backends/opencl/tools_resident.c
 endif

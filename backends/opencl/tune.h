@@ -152,4 +152,17 @@ double hop_ocl_calib_seconds(const struct hop_ocl_state *st, const struct hop_ca
 void hop_ocl_calib_describe(const struct hop_ocl_state *st, const struct hop_ocl_calib *c,
                             FILE *out);
 
+/* ---- for the tools and the benchmark (core/engine_tools.h) ----------------- */
+/* tools_tune.c: the vtable's tools entries; tools_resident.c: resident timing. */
+extern const struct hop_engine_tools hop_ocl_tools;
+struct hop_resident;
+bool hop_ocl_resident_ready(void *state, char *why, size_t len);
+struct hop_resident *hop_ocl_resident_open(void *state, const struct hop_call *g, char *note,
+                                           size_t len);
+bool hop_ocl_resident_call(struct hop_resident *r, const char **failed);
+bool hop_ocl_resident_read(struct hop_resident *r, void *c);
+void hop_ocl_resident_note(struct hop_resident *r, char *note, size_t len);
+void hop_ocl_resident_close(struct hop_resident *r);
+bool hop_ocl_handles(void *state, void **context, void **queue, void **device);
+
 #endif
