@@ -6,6 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "image.h"
 #include "tune.h"
 
 /* cl_qcom_perf_hint (Qualcomm's cl_ext_qcom.h; not in the Khronos headers). */
@@ -29,16 +30,16 @@ static void perf_hint(struct hop_ocl_state *st)
 {
   const struct hop_ocl_device *d = hop_ocl_device(st);
   if (!hop_ocl_has_extension(d, "cl_qcom_perf_hint")) {
-    snprintf(st->fam->qcom, sizeof st->fam->qcom, "none used (cl_qcom_perf_hint not reported)");
+    snprintf(hop_ocl_img_of(st)->qcom, sizeof hop_ocl_img_of(st)->qcom, "none used (cl_qcom_perf_hint not reported)");
     return;
   }
   set_perf_hint_fn set = (set_perf_hint_fn)(uintptr_t)clGetExtensionFunctionAddressForPlatform(
     d->platform, "clSetPerfHintQCOM");
   cl_int err = set != NULL ? set(st->ctx, HOP_PERF_HINT_HIGH_QCOM) : CL_INVALID_OPERATION;
   if (err == CL_SUCCESS)
-    snprintf(st->fam->qcom, sizeof st->fam->qcom, "cl_qcom_perf_hint: high performance level");
+    snprintf(hop_ocl_img_of(st)->qcom, sizeof hop_ocl_img_of(st)->qcom, "cl_qcom_perf_hint: high performance level");
   else
-    snprintf(st->fam->qcom, sizeof st->fam->qcom,
+    snprintf(hop_ocl_img_of(st)->qcom, sizeof hop_ocl_img_of(st)->qcom,
              "cl_qcom_perf_hint reported, but clSetPerfHintQCOM failed (error %d)", (int)err);
 }
 
@@ -79,6 +80,7 @@ const struct hop_ocl_family hop_ocl_family_adreno = {
   .provide = hop_ocl_image_provide,
   .limits = hop_ocl_image_limits,
   .describe = hop_ocl_image_describe,
+  .call_begin = hop_ocl_image_call_begin,
   .note = hop_ocl_image_note,
   .release = hop_ocl_image_release,
 };

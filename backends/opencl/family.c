@@ -51,24 +51,19 @@ void hop_ocl_family_choose(struct hop_ocl_state *st)
     }
   }
   st->family = &hop_ocl_family_generic;
-  st->fam = calloc(1, sizeof *st->fam);
-  if (st->fam == NULL) { /* the engine cannot keep its per-call state: off */
-    hop_log(1, "opencl: out of memory while choosing a kernel family; the engine is off");
-    snprintf(st->variant_why, sizeof st->variant_why, "none (out of memory)");
-    st->off = st->declines = true;
-    return;
-  }
+  st->fam = NULL;
   /* With a queue window, a launch predicted longer than this is cut into
    * slabs of columns: MACE keeps every launch under 1 ms so that a phone's
    * display, which shares the GPU, keeps its frame rate. */
-  st->fam->slice_s = 1e-6 * (double)hop_config_int("HOPBLAS_QUEUE_SLICE_US", 1, 10000000, 1000);
+  st->window.slice_s = 1e-6 * (double)hop_config_int("HOPBLAS_QUEUE_SLICE_US", 1, 10000000, 1000);
   char bad[160] = ""; /* why not; or, when it may run, the family's note */
   if (f->setup != NULL && !f->setup(st, bad, sizeof bad)) {
     hop_log(1, "opencl: the %s family cannot run here (%s); using generic", f->name, bad);
     snprintf(st->variant_why, sizeof st->variant_why, "generic (%s asked by %.50s, but %.80s)",
              f->name, why, bad);
-    memset(&st->fam->cfg, 0, sizeof st->fam->cfg);
-    memset(&st->fam->nv, 0, sizeof st->fam->nv);
+    if (f->release != NULL) /* what its setup allocated before it gave up */
+      f->release(st);
+    st->fam = NULL;
     return;
   }
   st->family = f;
@@ -114,7 +109,7 @@ char *hop_ocl_family_source(const struct hop_ocl_family *f, char *why, size_t le
 
 static void window_wait(struct hop_ocl_state *st)
 {
-  st->fam->waits++;
+  st->window.waits++;
   /* Kernels wait on uploads and maps of the other queues: flush them all first. */
   for (int q = 0; q < HOP_OCL_QUEUES; q++)
     clFlush(st->q[q]);
@@ -131,7 +126,7 @@ cl_int hop_ocl_family_launch(struct hop_ocl_state *st, const struct hop_ocl_laun
   int slabs = 1;
   if (st->queue_window > 0) {
     double seconds = 2.0 * l->m * l->n * l->k / st->model.peak_flops;
-    double want = seconds > st->fam->slice_s ? seconds / st->fam->slice_s + 1.0 : 1.0;
+    double want = seconds > st->window.slice_s ? seconds / st->window.slice_s + 1.0 : 1.0;
     slabs = want < (double)l->n ? (int)want : l->n; /* the grain bounds it further */
   }
   int grain = f->col_grain(st);
@@ -147,8 +142,8 @@ cl_int hop_ocl_family_launch(struct hop_ocl_state *st, const struct hop_ocl_laun
                             done);
     if (err != CL_SUCCESS)
       return err;
-    st->fam->launches++;
-    if (st->queue_window > 0 && ++st->fam->window_count % st->queue_window == 0)
+    st->window.launches++;
+    if (st->queue_window > 0 && ++st->window.count % st->queue_window == 0)
       window_wait(st);
   }
   return CL_SUCCESS;
@@ -156,13 +151,9 @@ cl_int hop_ocl_family_launch(struct hop_ocl_state *st, const struct hop_ocl_laun
 
 void hop_ocl_family_release(struct hop_ocl_state *st)
 {
-  struct hop_ocl_fam *fm = st->fam;
-  st->fam = NULL;
-  if (fm == NULL)
-    return;
   if (st->family != NULL && st->family->release != NULL)
-    st->family->release(fm);
-  free(fm);
+    st->family->release(st);
+  st->fam = NULL;
 }
 
 /* ---- the trace's note ----------------------------------------------------
@@ -173,7 +164,7 @@ static _Thread_local char detail[120];
 
 void hop_ocl_family_call_begin(struct hop_ocl_state *st)
 {
-  st->fam->packs[0] = st->fam->packs[1] = st->fam->launches = st->fam->waits = 0;
+  st->window.launches = st->window.waits = 0;
   if (st->family->call_begin != NULL)
     st->family->call_begin(st);
   detail[0] = '\0';
@@ -181,10 +172,9 @@ void hop_ocl_family_call_begin(struct hop_ocl_state *st)
 
 void hop_ocl_family_call_end(struct hop_ocl_state *st, const struct hop_call *g)
 {
-  const struct hop_ocl_fam *fm = st->fam;
   char waits[32] = "";
   if (st->queue_window > 0)
-    snprintf(waits, sizeof waits, " window-waits=%ld", fm->waits);
+    snprintf(waits, sizeof waits, " window-waits=%ld", st->window.waits);
   st->family->note(st, g, waits, detail, sizeof detail);
 }
 

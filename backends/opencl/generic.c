@@ -221,7 +221,7 @@ static void generic_note(const struct hop_ocl_state *st, const struct hop_call *
                          const char *waits, char *buf, size_t len)
 {
   (void)g;
-  snprintf(buf, len, "family=generic launches=%ld%s", st->fam->launches, waits);
+  snprintf(buf, len, "family=generic launches=%ld%s", st->window.launches, waits);
 }
 
 const struct hop_ocl_family hop_ocl_family_generic = {

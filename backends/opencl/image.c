@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "family.h"
+#include "image.h"
 
 static int round_up(int x, int to) { return (x + to - 1) / to * to; }
 
@@ -127,7 +127,13 @@ bool hop_ocl_image_setup(struct hop_ocl_state *st,
     snprintf(why, len, "CL_RGBA images of CL_FLOAT and CL_HALF_FLOAT are not both supported");
     return false;
   }
-  struct hop_ocl_imgcfg *c = &st->fam->cfg;
+  struct hop_ocl_img *im = calloc(1, sizeof *im);
+  if (im == NULL) {
+    snprintf(why, len, "out of memory");
+    return false;
+  }
+  st->fam = im;
+  struct hop_ocl_imgcfg *c = &im->cfg;
   defaults(st, c);
   const char *tile = hop_config_get("HOPBLAS_OPENCL_TILE");
   if (tile != NULL && *tile != '\0') {
@@ -154,7 +160,7 @@ void hop_ocl_image_options(const struct hop_ocl_state *st, const struct hop_ocl_
                            char *buf, size_t len)
 {
   (void)p;
-  const struct hop_ocl_imgcfg *c = &st->fam->cfg;
+  const struct hop_ocl_imgcfg *c = &hop_ocl_img_of(st)->cfg;
   /* Never -cl-fast-relaxed-math: NaN and Inf must propagate as in the reference. */
   snprintf(buf, len, "-cl-std=CL1.2 -DTM=%d -DTN=%d -DIMAGE_A=%d -DIMAGE_B=%d -DHALF_MATH=%d "
                      "-DEMULATE_FP16=%d",
@@ -172,7 +178,8 @@ size_t hop_ocl_image_group_items(const struct hop_ocl_program *pr)
 
 int hop_ocl_image_col_grain(const struct hop_ocl_state *st)
 {
-  return st->fam->cfg.tn * st->fam->cfg.ly;
+  const struct hop_ocl_imgcfg *c = &hop_ocl_img_of(st)->cfg;
+  return c->tn * c->ly;
 }
 
 /* ---- operands ------------------------------------------------------------ */
@@ -229,7 +236,7 @@ cl_int hop_ocl_image_provide(struct hop_ocl_state *st, const struct hop_call *g,
                              const struct hop_ocl_block *b, cl_mem *mem, int *ld,
                              cl_event *ready)
 {
-  const struct hop_ocl_imgcfg *c = &st->fam->cfg;
+  const struct hop_ocl_imgcfg *c = &hop_ocl_img_of(st)->cfg;
   size_t es = hop_dtype_ab_size(g->dtype);
   int vec = b->x == 0 ? b->rows : b->cols, kext = b->x == 0 ? b->cols : b->rows;
   int tile = b->x == 0 ? c->tm : c->tn;
@@ -244,7 +251,7 @@ cl_int hop_ocl_image_provide(struct hop_ocl_state *st, const struct hop_call *g,
   cl_int err;
   /* The device object: an image, or a k-major buffer (the mali family's buffer operand). */
   if (image) {
-    struct hop_ocl_image *im = &st->fam->img[b->x][b->slot];
+    struct hop_ocl_image *im = &hop_ocl_img_of(st)->img[b->x][b->slot];
     err = image_ensure(st, im, width, height, es == 2 ? CL_HALF_FLOAT : CL_FLOAT, flags);
     *mem = im->mem;
   } else {
@@ -268,7 +275,7 @@ cl_int hop_ocl_image_provide(struct hop_ocl_state *st, const struct hop_call *g,
   if (err != CL_SUCCESS)
     return err;
   hop_ocl_pack_kmajor(g, b, width * 4, height, host, row_pitch);
-  st->fam->packs[b->x]++;
+  hop_ocl_img_of(st)->packs[b->x]++;
   *ld = (int)(width * 4);
   if (!b->staged)
     return clEnqueueUnmapMemObject(up, *mem, host, 0, NULL, ready);
@@ -283,7 +290,7 @@ void hop_ocl_image_limits(const struct hop_ocl_state *st, const struct hop_call 
                           struct hop_ocl_plan *p)
 {
   (void)g;
-  const struct hop_ocl_imgcfg *c = &st->fam->cfg;
+  const struct hop_ocl_imgcfg *c = &hop_ocl_img_of(st)->cfg;
   if (c->image[0])
     p->max_tm = (int)(c->max_w / (size_t)(c->tm / 4)) * c->tm;
   if (c->image[1])
@@ -304,7 +311,7 @@ static size_t fit_side(size_t side, size_t items)
 cl_int hop_ocl_image_enqueue(struct hop_ocl_state *st, const struct hop_ocl_launch *l, int col0,
                              int cols, cl_uint nwait, const cl_event *wait, cl_event *done)
 {
-  struct hop_ocl_fam *fm = st->fam;
+  struct hop_ocl_img *fm = hop_ocl_img_of(st);
   const struct hop_ocl_imgcfg *c = &fm->cfg;
   cl_kernel kn = st->prog.kernel[l->kernel];
   cl_int kp = round_up(l->k, c->ku), pa = l->lda, pb = l->ldb;
@@ -350,7 +357,7 @@ cl_int hop_ocl_image_enqueue(struct hop_ocl_state *st, const struct hop_ocl_laun
 
 void hop_ocl_image_describe(const struct hop_ocl_state *st, FILE *out)
 {
-  const struct hop_ocl_fam *fm = st->fam;
+  const struct hop_ocl_img *fm = hop_ocl_img_of(st);
   const struct hop_ocl_imgcfg *c = &fm->cfg;
   fprintf(out, "  kernels: %dx%d outputs per work-item (%s), k unrolled by %d, work-group up to "
                "%dx%d\n",
@@ -371,21 +378,31 @@ void hop_ocl_image_describe(const struct hop_ocl_state *st, FILE *out)
 void hop_ocl_image_note(const struct hop_ocl_state *st, const struct hop_call *g,
                         const char *waits, char *buf, size_t len)
 {
-  const struct hop_ocl_fam *fm = st->fam;
+  const struct hop_ocl_img *fm = hop_ocl_img_of(st);
   const struct hop_ocl_imgcfg *c = &fm->cfg;
   bool half = g->dtype != HOP_DTYPE_S;
   snprintf(buf, len, "family=%s tile=%dx%d A=%s*%ld B=%s*%ld launches=%ld%s math=%s",
            st->family->name, c->tm, c->tn, c->image[0] ? "image" : "buffer", fm->packs[0],
-           c->image[1] ? "image" : "buffer", fm->packs[1], fm->launches, waits,
+           c->image[1] ? "image" : "buffer", fm->packs[1], st->window.launches, waits,
            !half || !c->half_math                      ? "float"
            : c->fp16 == HOP_OCL_FP16_ACCUMULATE ? (c->emulate ? "half-emulated" : "half")
                                                 : (c->emulate ? "products-emulated" : "products"));
 }
 
-void hop_ocl_image_release(struct hop_ocl_fam *fm)
+void hop_ocl_image_call_begin(struct hop_ocl_state *st)
 {
+  hop_ocl_img_of(st)->packs[0] = hop_ocl_img_of(st)->packs[1] = 0;
+}
+
+void hop_ocl_image_release(struct hop_ocl_state *st)
+{
+  struct hop_ocl_img *fm = hop_ocl_img_of(st);
+  st->fam = NULL;
+  if (fm == NULL)
+    return;
   for (int x = 0; x < 2; x++)
     for (int i = 0; i < 2; i++)
       if (fm->img[x][i].mem != NULL)
         clReleaseMemObject(fm->img[x][i].mem);
+  free(fm);
 }

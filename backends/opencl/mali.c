@@ -5,6 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "image.h"
 #include "tune.h"
 
 static const char *const sources[] = {"gemm_image.cl", "gemm_mali.cl", NULL};
@@ -66,6 +67,7 @@ const struct hop_ocl_family hop_ocl_family_mali = {
   .provide = hop_ocl_image_provide,
   .limits = hop_ocl_image_limits,
   .describe = hop_ocl_image_describe,
+  .call_begin = hop_ocl_image_call_begin,
   .note = hop_ocl_image_note,
   .release = hop_ocl_image_release,
 };

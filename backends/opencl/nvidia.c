@@ -72,8 +72,9 @@ static const struct hop_ocl_nv_unit fma_wide[4] = {
  * serve a launch's dtype and transpose pair. */
 int hop_ocl_nv_unit_list(const struct hop_ocl_state *st, const struct hop_ocl_nv_unit **out)
 {
+  const struct hop_ocl_nv *nv = hop_ocl_nv_of(st);
   int n = 0;
-  if (st->fam->nv.tf32) {
+  if (nv->tf32) {
     out[n++] = &tf32;
   } else {
     for (int pair = 0; pair < 4; pair++)
@@ -82,7 +83,7 @@ int hop_ocl_nv_unit_list(const struct hop_ocl_state *st, const struct hop_ocl_nv
     out[n++] = &fma_narrow;
     out[n++] = &fma_short;
   }
-  out[n++] = st->fam->nv.f16x2 ? &f16x2 : &mma;
+  out[n++] = nv->f16x2 ? &f16x2 : &mma;
   return n;
 }
 
@@ -90,7 +91,7 @@ static int nv_units(const struct hop_ocl_state *st, struct hop_ocl_unit_spec *ou
 {
   const struct hop_ocl_nv_unit *list[HOP_OCL_UNITS];
   int n = hop_ocl_nv_unit_list(st, list);
-  bool emulate = st->fam->nv.emulate;
+  bool emulate = hop_ocl_nv_of(st)->emulate;
   for (int u = 0; u < n; u++) {
     const struct hop_ocl_nv_unit *v = list[u];
     struct hop_ocl_unit_spec *s = &out[u];
@@ -118,30 +119,32 @@ static const char *unit_name(const struct hop_ocl_state *st, int unit)
 
 void hop_ocl_nv_call_begin(struct hop_ocl_state *st)
 {
-  st->fam->nv.used = 0;
-  st->fam->nv.split_used = 1;
+  struct hop_ocl_nv *nv = hop_ocl_nv_of(st);
+  nv->used = 0;
+  nv->split_used = 1;
 }
 
 /* The trace's note: the programs the call launched, its split. */
 void hop_ocl_nv_note(const struct hop_ocl_state *st, const struct hop_call *g, const char *waits,
                      char *buf, size_t len)
 {
-  const struct hop_ocl_fam *fm = st->fam;
+  const struct hop_ocl_nv *nv = hop_ocl_nv_of(st);
   (void)g;
   char used[96] = "";
   for (int u = 0; u < st->prog.units; u++)
-    if (fm->nv.used >> u & 1u)
+    if (nv->used >> u & 1u)
       snprintf(used + strlen(used), sizeof used - strlen(used), "%s%s", used[0] ? "+" : "",
                unit_name(st, u));
   char split[24] = "";
-  if (fm->nv.split_used > 1)
-    snprintf(split, sizeof split, " split-k=%d", fm->nv.split_used);
-  snprintf(buf, len, "family=nvidia kernels=%s launches=%ld%s%s%s", used, fm->launches, split,
-           waits, fm->nv.emulate ? " ptx=emulated" : "");
+  if (nv->split_used > 1)
+    snprintf(split, sizeof split, " split-k=%d", nv->split_used);
+  snprintf(buf, len, "family=nvidia kernels=%s launches=%ld%s%s%s", used, st->window.launches, split,
+           waits, nv->emulate ? " ptx=emulated" : "");
 }
 
 static void nv_describe(const struct hop_ocl_state *st, FILE *out)
 {
+  const struct hop_ocl_nv *nv = hop_ocl_nv_of(st);
   const struct hop_ocl_nv_unit *list[HOP_OCL_UNITS];
   int n = hop_ocl_nv_unit_list(st, list);
   for (int u = 0; u < n; u++) {
@@ -158,16 +161,16 @@ static void nv_describe(const struct hop_ocl_state *st, FILE *out)
             : u == 0 || v == &mma ? "" : " (where predicted faster)");
   }
   fprintf(out, "  split-k: %s\n",
-          st->fam->nv.split < 0   ? "off (HOPBLAS_OPENCL_NV_SPLITK=off)"
-          : st->fam->nv.split > 0 ? "every launch in as many slices as asked (HOPBLAS_OPENCL_NV_SPLITK)"
-                                  : "when predicted faster (few tiles of C, long k)");
+          nv->split < 0   ? "off (HOPBLAS_OPENCL_NV_SPLITK=off)"
+          : nv->split > 0 ? "every launch in as many slices as asked (HOPBLAS_OPENCL_NV_SPLITK)"
+                  : "when predicted faster (few tiles of C, long k)");
   fprintf(out, "  hgemm, shgemm: %s\n",
-          st->fam->nv.f16x2 ? "half arithmetic, fma.rn.f16x2 (HOPBLAS_OPENCL_FP16=accumulate)"
-                            : "tensor cores, float sums (HOPBLAS_OPENCL_FP16=accumulate for "
-                              "fma.rn.f16x2)");
+          nv->f16x2 ? "half arithmetic, fma.rn.f16x2 (HOPBLAS_OPENCL_FP16=accumulate)"
+                : "tensor cores, float sums (HOPBLAS_OPENCL_FP16=accumulate for "
+                  "fma.rn.f16x2)");
   fprintf(out, "  sgemm: %s\n",
-          st->fam->nv.tf32 ? "3xTF32 on the tensor cores (HOPBLAS_OPENCL_NV_SGEMM=3xtf32)"
-                           : "FP32 FMA (HOPBLAS_OPENCL_NV_SGEMM=3xtf32 for the tensor cores)");
+          nv->tf32 ? "3xTF32 on the tensor cores (HOPBLAS_OPENCL_NV_SGEMM=3xtf32)"
+               : "FP32 FMA (HOPBLAS_OPENCL_NV_SGEMM=3xtf32 for the tensor cores)");
 }
 
 /* Every file, so that the tuning scope's source hash follows them all. */

@@ -8,6 +8,24 @@
 
 enum { HOP_OCL_NV_SPLIT_MAX = 64 }; /* most slices of k (HOPBLAS_OPENCL_NV_SPLITK) */
 
+/* st->fam of the nvidia family: its settings, fixed when it is chosen, and
+ * its objects kept across calls.  Allocated by its setup, freed by its release. */
+struct hop_ocl_nv {
+  bool emulate;          /* HOPBLAS_OPENCL_NV_EMULATE: PTX stand-ins in OpenCL C (tests) */
+  bool tf32;             /* HOPBLAS_OPENCL_NV_SGEMM=3xtf32 */
+  bool f16x2;            /* HOPBLAS_OPENCL_FP16=accumulate: hgemm/shgemm in half arithmetic */
+  char gate_why[120];    /* the probe's result, or the emulation */
+  unsigned used;         /* this call: bit u = st->prog.unit[u] launched */
+  int split;             /* HOPBLAS_OPENCL_NV_SPLITK: 0 auto, -1 off, N slices */
+  int split_used;        /* this call: most slices of one launch (1: none) */
+  cl_kernel sum[2];      /* nv_sum_slices, nv_sum_slices_half; NULL: split-k off */
+  bool sum_tried;
+  cl_mem work;           /* split-k's partial products, kept across calls */
+  size_t work_size;
+};
+
+static inline struct hop_ocl_nv *hop_ocl_nv_of(const struct hop_ocl_state *st) { return st->fam; }
+
 /* One program of the table: its file and defines, its kernels and launch
  * parameters, and what one work-group computes per second (the cost model). */
 struct hop_ocl_nv_unit {
@@ -26,13 +44,13 @@ void hop_ocl_nv_call_begin(struct hop_ocl_state *st);
 void hop_ocl_nv_note(const struct hop_ocl_state *st, const struct hop_call *g, const char *waits,
                      char *buf, size_t len);
 /* nvidia_probe.c: the device is NVIDIA; the family may run (the probe, or
- * the emulation): fills st->fam->nv, false with why when it may not. */
+ * the emulation): allocates st->fam, false with why when it may not. */
 bool hop_ocl_nv_match(const struct hop_ocl_device *d, char *why, size_t len);
 bool hop_ocl_nv_setup(struct hop_ocl_state *st, char *why, size_t len);
 /* nvidia_pick.c */
 cl_int hop_ocl_nv_enqueue(struct hop_ocl_state *st, const struct hop_ocl_launch *l, int col0,
                           int cols, cl_uint nwait, const cl_event *wait, cl_event *done);
 int hop_ocl_nv_col_grain(const struct hop_ocl_state *st);
-void hop_ocl_nv_release(struct hop_ocl_fam *fm); /* the sums and the split-k workspace */
+void hop_ocl_nv_release(struct hop_ocl_state *st); /* the sums, the split-k workspace, st->fam */
 
 #endif

@@ -1,6 +1,8 @@
 /* The nvidia family's kernel choice: which program of the table runs a
  * launch, and whether its k is cut into slices (split-k), both by a cost
  * model of whole waves of work-groups measured on the H200. */
+#include <stdlib.h>
+
 #include "nvidia.h"
 
 static int ceil_div(int x, int y) { return (x + y - 1) / y; }
@@ -74,14 +76,15 @@ static struct nv_choice nv_pick(const struct hop_ocl_state *st, const struct hop
   const struct hop_ocl_nv_unit *list[HOP_OCL_UNITS];
   hop_ocl_nv_unit_list(st, list);
   const long units = hop_ocl_device(st)->units > 0 ? (long)hop_ocl_device(st)->units : 1;
-  const int asked = st->fam->nv.split;
+  const struct hop_ocl_nv *nv = hop_ocl_nv_of(st);
+  const int asked = nv->split;
   enum hop_ocl_kernel ks = l->kernel == HOP_OCL_HGEMM ? HOP_OCL_SHGEMM : l->kernel;
   size_t per_slice = slice_bytes(l->m, l->n);
   size_t room = st->cap < split_max_bytes ? st->cap : split_max_bytes;
   long most = asked > 0 ? asked : asked < 0 ? 1 : l->k / SPLIT_MIN_K;
   most = most < HOP_OCL_NV_SPLIT_MAX ? most : HOP_OCL_NV_SPLIT_MAX;
   most = (size_t)most * per_slice <= room ? most : (long)(room / per_slice);
-  if (most < 1 || st->fam->nv.sum[0] == NULL)
+  if (most < 1 || nv->sum[0] == NULL)
     most = 1;
   struct nv_choice best = {-1, 1};
   double best_s = 0.0;
@@ -106,7 +109,7 @@ static struct nv_choice nv_pick(const struct hop_ocl_state *st, const struct hop
  * buffers; false (no split) when it cannot be had. */
 static bool work_ensure(struct hop_ocl_state *st, size_t bytes)
 {
-  struct hop_ocl_nv *nv = &st->fam->nv;
+  struct hop_ocl_nv *nv = hop_ocl_nv_of(st);
   if (nv->work != NULL && nv->work_size >= bytes)
     return true;
   if (nv->work != NULL)
@@ -132,7 +135,7 @@ static cl_int split_enqueue(struct hop_ocl_state *st, const struct hop_ocl_unit 
                             const struct hop_ocl_launch *s, int slices, cl_uint nwait,
                             const cl_event *wait, cl_event *done)
 {
-  struct hop_ocl_nv *nv = &st->fam->nv;
+  struct hop_ocl_nv *nv = hop_ocl_nv_of(st);
   bool half = s->kernel == HOP_OCL_HGEMM;
   struct hop_ocl_launch part = *s;
   part.kernel = half ? HOP_OCL_SHGEMM : s->kernel;
@@ -170,7 +173,7 @@ static cl_int split_enqueue(struct hop_ocl_state *st, const struct hop_ocl_unit 
  * them k is never split. */
 static void sums_create(struct hop_ocl_state *st)
 {
-  struct hop_ocl_nv *nv = &st->fam->nv;
+  struct hop_ocl_nv *nv = hop_ocl_nv_of(st);
   static const char *const names[2] = {"nv_sum_slices", "nv_sum_slices_half"};
   nv->sum_tried = true;
   cl_int err = CL_SUCCESS;
@@ -188,7 +191,7 @@ static void sums_create(struct hop_ocl_state *st)
 cl_int hop_ocl_nv_enqueue(struct hop_ocl_state *st, const struct hop_ocl_launch *l, int col0,
                           int cols, cl_uint nwait, const cl_event *wait, cl_event *done)
 {
-  struct hop_ocl_nv *nv = &st->fam->nv;
+  struct hop_ocl_nv *nv = hop_ocl_nv_of(st);
   if (!nv->sum_tried && nv->split >= 0)
     sums_create(st);
   struct nv_choice c = nv_pick(st, l);
@@ -216,11 +219,16 @@ int hop_ocl_nv_col_grain(const struct hop_ocl_state *st)
   return grain;
 }
 
-void hop_ocl_nv_release(struct hop_ocl_fam *fm)
+void hop_ocl_nv_release(struct hop_ocl_state *st)
 {
+  struct hop_ocl_nv *nv = hop_ocl_nv_of(st);
+  st->fam = NULL;
+  if (nv == NULL)
+    return;
   for (int h = 0; h < 2; h++)
-    if (fm->nv.sum[h] != NULL)
-      clReleaseKernel(fm->nv.sum[h]);
-  if (fm->nv.work != NULL)
-    clReleaseMemObject(fm->nv.work);
+    if (nv->sum[h] != NULL)
+      clReleaseKernel(nv->sum[h]);
+  if (nv->work != NULL)
+    clReleaseMemObject(nv->work);
+  free(nv);
 }

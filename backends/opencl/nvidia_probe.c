@@ -100,7 +100,12 @@ static bool probe(struct hop_ocl_state *st, char *why, size_t len)
 /* On success why holds the gate's note (variant_why). */
 bool hop_ocl_nv_setup(struct hop_ocl_state *st, char *why, size_t len)
 {
-  struct hop_ocl_nv *nv = &st->fam->nv;
+  struct hop_ocl_nv *nv = calloc(1, sizeof *nv);
+  if (nv == NULL) {
+    snprintf(why, len, "out of memory");
+    return false;
+  }
+  st->fam = nv;
   const char *sgemm = hop_config_get("HOPBLAS_OPENCL_NV_SGEMM");
   nv->tf32 = sgemm != NULL && strcmp(sgemm, "3xtf32") == 0;
   if (sgemm != NULL && *sgemm != '\0' && !nv->tf32 && strcmp(sgemm, "fma") != 0)

@@ -134,6 +134,14 @@ struct hop_ocl_model {
   double half_size;    /* cbrt(m n k) at which it reaches half of that */
 };
 
+/* The launches of every family, counted by family.c: the queue window
+ * (HOPBLAS_QUEUE_WINDOW) and the trace's note. */
+struct hop_ocl_window {
+  long count;           /* launches since the window's last wait */
+  double slice_s;       /* with a window, longest predicted launch (HOPBLAS_QUEUE_SLICE_US) */
+  long launches, waits; /* this call: kernel launches, window waits */
+};
+
 /* ---- the engine state: the one OpenCL runtime of the process ------------ */
 
 struct hop_ocl_state {
@@ -147,8 +155,9 @@ struct hop_ocl_state {
   bool memory_chosen_by_user; /* HOPBLAS_OPENCL_MEMORY named one: every call takes it */
   char memory_why[160];
   char variant_why[160];
-  const struct hop_ocl_family *family; /* generic, adreno or mali (family.h) */
-  struct hop_ocl_fam *fam;             /* the chosen family's state (family.h) */
+  const struct hop_ocl_family *family; /* generic, adreno, mali or nvidia (family.h) */
+  void *fam;                           /* the chosen family's own state: its files alone read it */
+  struct hop_ocl_window window;        /* the call's launches, the queue window (family.c) */
   struct hop_ocl_params params;
   char params_why[160];
   struct hop_ocl_program prog;

@@ -11,6 +11,7 @@
  * kernel alone. */
 #include <string.h>
 
+#include "image.h"
 #include "tune.h"
 
 enum { TM, TN, LX, LY };
@@ -20,16 +21,16 @@ static const char *const knobs[] = {"HOPBLAS_OPENCL_TILE", "HOPBLAS_OPENCL_LWS",
 
 static void get(const struct hop_ocl_state *st, struct hop_tune_point *p)
 {
-  const struct hop_ocl_imgcfg *c = &st->fam->cfg;
+  const struct hop_ocl_imgcfg *c = &hop_ocl_img_of(st)->cfg;
   *p = (struct hop_tune_point){{c->tm, c->tn, c->lx, c->ly}};
 }
 
 static void set(struct hop_ocl_state *st, const struct hop_tune_point *p)
 {
-  struct hop_ocl_imgcfg *c = &st->fam->cfg;
+  struct hop_ocl_imgcfg *c = &hop_ocl_img_of(st)->cfg;
   c->tm = p->v[TM], c->tn = p->v[TN], c->lx = p->v[LX], c->ly = p->v[LY];
   /* CL_KERNEL_WORK_GROUP_SIZE belongs to a build: asked again for the next program. */
-  memset(st->fam->wg, 0, sizeof st->fam->wg);
+  memset(hop_ocl_img_of(st)->wg, 0, sizeof hop_ocl_img_of(st)->wg);
 }
 
 static bool pow2(int x) { return x >= 1 && (x & (x - 1)) == 0; }
@@ -95,7 +96,7 @@ static size_t stage(const struct hop_ocl_state *st, int stage, const struct hop_
 static cl_int provide(struct hop_ocl_state *st, struct hop_tune_bench *b,
                       const struct hop_ocl_launch *l, int which)
 {
-  const struct hop_ocl_imgcfg *c = &st->fam->cfg;
+  const struct hop_ocl_imgcfg *c = &hop_ocl_img_of(st)->cfg;
   long key = (long)c->tm << 56 | (long)c->tn << 48 | (long)l->m << 32 | (long)l->n << 16 | l->k;
   if (b->op_key[which] == key)
     return CL_SUCCESS;
@@ -137,7 +138,8 @@ static cl_int launch(struct hop_ocl_state *st, struct hop_tune_bench *b,
 
 static void origin(const struct hop_ocl_state *st, char *buf, size_t len)
 {
-  snprintf(buf, len, "the %s family's default: %.100s", st->family->name, st->fam->cfg.tile_why);
+  snprintf(buf, len, "the %s family's default: %.100s", st->family->name,
+           hop_ocl_img_of(st)->cfg.tile_why);
 }
 
 const struct hop_tune_space hop_tune_space_adreno = {
