@@ -8,6 +8,10 @@
  * Half storage goes through vload_half / vstore_half_rte and the
  * arithmetic is float, so no cl_khr_fp16 is needed.
  *
+ * Built with -DHOP_FP64 (a program of its own, on devices with
+ * cl_khr_fp64), the same code computes in double and the program holds
+ * dgemm_generic_tiled alone: `real` is float or double below.
+ *
  * A work-group of MDIMC x NDIMC items computes an MWG x NWG tile of C in
  * steps of KWG along k.  Item (x, y) owns MWG/MDIMC rows, as vectors of
  * VWM consecutive rows strided by MDIMC*VWM, and NWG/NDIMC columns, as
@@ -60,27 +64,40 @@
 #error "MWG, NWG and KWG must be multiples of VWL"
 #endif
 
-/* floatM: VWM rows of C; LOADM/STOREM move one between memory and it. */
+#ifdef HOP_FP64
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+typedef double real;
+typedef double2 real2;
+typedef double4 real4;
+typedef double8 real8;
+#else
+typedef float real;
+typedef float2 real2;
+typedef float4 real4;
+typedef float8 real8;
+#endif
+
+/* realM: VWM rows of C; LOADM/STOREM move one between memory and it. */
 #if VWM == 1
-typedef float floatM;
+typedef real realM;
 #define LOADM(p) (*(p))
 #define LOADHM(p) vload_half(0, p)
 #define STOREM(v, p) (*(p) = (v))
 #define STOREHM(v, p) vstore_half_rte(v, 0, p)
 #elif VWM == 2
-typedef float2 floatM;
+typedef real2 realM;
 #define LOADM(p) vload2(0, p)
 #define LOADHM(p) vload_half2(0, p)
 #define STOREM(v, p) vstore2(v, 0, p)
 #define STOREHM(v, p) vstore_half2_rte(v, 0, p)
 #elif VWM == 4
-typedef float4 floatM;
+typedef real4 realM;
 #define LOADM(p) vload4(0, p)
 #define LOADHM(p) vload_half4(0, p)
 #define STOREM(v, p) vstore4(v, 0, p)
 #define STOREHM(v, p) vstore_half4_rte(v, 0, p)
 #elif VWM == 8
-typedef float8 floatM;
+typedef real8 realM;
 #define LOADM(p) vload8(0, p)
 #define LOADHM(p) vload_half8(0, p)
 #define STOREM(v, p) vstore8(v, 0, p)
@@ -112,8 +129,8 @@ typedef float8 floatM;
  * element (u, v) lands at dst[u * pitch + v] when u runs along k, else at
  * dst[v * pitch + u].  The float and half versions differ only in the load. */
 
-static inline void load_tile_s(__local float *dst, int pitch, bool u_is_k,
-                               const __global float *x, ulong off, int ld, int U, int V,
+static inline void load_tile_s(__local real *dst, int pitch, bool u_is_k,
+                               const __global real *x, ulong off, int ld, int U, int V,
                                int u0, int v0, int TU, int TV)
 {
   const int tid = get_local_id(1) * MDIMC + get_local_id(0);
@@ -122,18 +139,19 @@ static inline void load_tile_s(__local float *dst, int pitch, bool u_is_k,
     /* No % beside the /: oclgrind cannot run the `freeze` LLVM emits for that pair. */
     const int v = s / per_col, u = (s - v * per_col) * VWL;
     const int gu = u0 + u, gv = v0 + v;
-    float e[VWL];
+    real e[VWL];
     if (gv < V && gu <= U - VWL) {
       LOADL(x + off + (ulong)gv * (ulong)ld + (ulong)gu, e);
     } else {
       for (int i = 0; i < VWL; i++)
-        e[i] = gv < V && gu + i < U ? x[off + (ulong)gv * (ulong)ld + (ulong)(gu + i)] : 0.0f;
+        e[i] = gv < V && gu + i < U ? x[off + (ulong)gv * (ulong)ld + (ulong)(gu + i)] : (real)0;
     }
     for (int i = 0; i < VWL; i++)
       dst[u_is_k ? (u + i) * pitch + v : v * pitch + u + i] = e[i];
   }
 }
 
+#ifndef HOP_FP64
 static inline void load_tile_h(__local float *dst, int pitch, bool u_is_k,
                                const __global half *x, ulong off, int ld, int U, int V,
                                int u0, int v0, int TU, int TV)
@@ -157,16 +175,18 @@ static inline void load_tile_h(__local float *dst, int pitch, bool u_is_k,
   }
 }
 
+#endif
+
 /* ---- the register-blocked product of one pair of local tiles ------------- */
 
-static inline void multiply_tiles(const __local float *alm, const __local float *blm,
-                                  floatM acc[MVEC][NWI])
+static inline void multiply_tiles(const __local real *alm, const __local real *blm,
+                                  realM acc[MVEC][NWI])
 {
   const int lx = get_local_id(0), ly = get_local_id(1);
 #pragma unroll
   for (int kk = 0; kk < KWG; kk++) {
-    floatM a[MVEC];
-    float b[NWI];
+    realM a[MVEC];
+    real b[NWI];
 #pragma unroll
     for (int r = 0; r < MVEC; r++)
       a[r] = LOADM(alm + kk * PITCHA + (r * MDIMC + lx) * VWM);
@@ -177,7 +197,7 @@ static inline void multiply_tiles(const __local float *alm, const __local float 
     for (int r = 0; r < MVEC; r++)
 #pragma unroll
       for (int j = 0; j < NWI; j++)
-        acc[r][j] = fma(a[r], (floatM)(b[j]), acc[r][j]);
+        acc[r][j] = fma(a[r], (realM)(b[j]), acc[r][j]);
   }
 }
 
@@ -190,9 +210,9 @@ static inline int c_col(int n0, int j)
 
 /* ---- C = alpha * acc + beta * C, float and half storage ------------------ */
 
-static inline void store_c_s(floatM acc[MVEC][NWI], int m, int n, int m0, int n0, float alpha,
-                             float beta, const __global float *cin, ulong cin_off, int ldcin,
-                             __global float *cout, ulong cout_off, int ldcout)
+static inline void store_c_s(realM acc[MVEC][NWI], int m, int n, int m0, int n0, real alpha,
+                             real beta, const __global real *cin, ulong cin_off, int ldcin,
+                             __global real *cout, ulong cout_off, int ldcout)
 {
   for (int j = 0; j < NWI; j++) {
     const int col = c_col(n0, j);
@@ -203,23 +223,24 @@ static inline void store_c_s(floatM acc[MVEC][NWI], int m, int n, int m0, int n0
       if (row >= m)
         continue;
       const ulong at_in = cin_off + (ulong)col * (ulong)ldcin + (ulong)row;
-      __global float *out = cout + cout_off + (ulong)col * (ulong)ldcout + (ulong)row;
-      floatM v = alpha * acc[r][j];
+      __global real *out = cout + cout_off + (ulong)col * (ulong)ldcout + (ulong)row;
+      realM v = alpha * acc[r][j];
       if (row <= m - VWM) {
-        if (beta != 0.0f)
+        if (beta != (real)0)
           v += beta * LOADM(cin + at_in);
         STOREM(v, out);
       } else {
-        float e[VWM];
+        real e[VWM];
         STOREM(v, e);
         for (int i = 0; row + i < m; i++)
-          out[i] = beta != 0.0f ? e[i] + beta * cin[at_in + i] : e[i];
+          out[i] = beta != (real)0 ? e[i] + beta * cin[at_in + i] : e[i];
       }
     }
   }
 }
 
-static inline void store_c_h(floatM acc[MVEC][NWI], int m, int n, int m0, int n0, float alpha,
+#ifndef HOP_FP64
+static inline void store_c_h(realM acc[MVEC][NWI], int m, int n, int m0, int n0, float alpha,
                              float beta, const __global half *cin, ulong cin_off, int ldcin,
                              __global half *cout, ulong cout_off, int ldcout)
 {
@@ -233,7 +254,7 @@ static inline void store_c_h(floatM acc[MVEC][NWI], int m, int n, int m0, int n0
         continue;
       const ulong at_in = cin_off + (ulong)col * (ulong)ldcin + (ulong)row;
       __global half *out = cout + cout_off + (ulong)col * (ulong)ldcout + (ulong)row;
-      floatM v = alpha * acc[r][j];
+      realM v = alpha * acc[r][j];
       if (row <= m - VWM) {
         if (beta != 0.0f)
           v += beta * LOADHM(cin + at_in);
@@ -249,18 +270,20 @@ static inline void store_c_h(floatM acc[MVEC][NWI], int m, int n, int m0, int n0
   }
 }
 
+#endif
+
 /* ---- the k loop: alpha-free products of op(A) and op(B) ----------------
  * alm and blm are the kernel's local tiles (local memory can only be
  * declared in a kernel); float and half operands differ only in the load. */
 
-static inline void accumulate_s(__local float *alm, __local float *blm, floatM acc[MVEC][NWI],
-                                int m, int n, int k, int m0, int n0, const __global float *a,
-                                ulong a_off, int lda, int ta, const __global float *b, ulong b_off,
+static inline void accumulate_s(__local real *alm, __local real *blm, realM acc[MVEC][NWI],
+                                int m, int n, int k, int m0, int n0, const __global real *a,
+                                ulong a_off, int lda, int ta, const __global real *b, ulong b_off,
                                 int ldb, int tb)
 {
   for (int r = 0; r < MVEC; r++)
     for (int j = 0; j < NWI; j++)
-      acc[r][j] = (floatM)(0.0f);
+      acc[r][j] = (realM)(0);
   const int tiles = (k - 1) / KWG + 1;
   for (int t = 0; t < tiles; t++) {
     const int k0 = t * KWG;
@@ -278,14 +301,15 @@ static inline void accumulate_s(__local float *alm, __local float *blm, floatM a
   }
 }
 
-static inline void accumulate_h(__local float *alm, __local float *blm, floatM acc[MVEC][NWI],
+#ifndef HOP_FP64
+static inline void accumulate_h(__local float *alm, __local float *blm, realM acc[MVEC][NWI],
                                 int m, int n, int k, int m0, int n0, const __global half *a,
                                 ulong a_off, int lda, int ta, const __global half *b, ulong b_off,
                                 int ldb, int tb)
 {
   for (int r = 0; r < MVEC; r++)
     for (int j = 0; j < NWI; j++)
-      acc[r][j] = (floatM)(0.0f);
+      acc[r][j] = (realM)(0.0f);
   const int tiles = (k - 1) / KWG + 1;
   for (int t = 0; t < tiles; t++) {
     const int k0 = t * KWG;
@@ -303,6 +327,8 @@ static inline void accumulate_h(__local float *alm, __local float *blm, floatM a
   }
 }
 
+#endif
+
 /* ---- entry points: storage of A/B (float, half) x storage of C ------------ */
 
 #ifdef RELAX_WORKGROUP_SIZE
@@ -311,6 +337,21 @@ static inline void accumulate_h(__local float *alm, __local float *blm, floatM a
 #define GROUP_SIZE __attribute__((reqd_work_group_size(MDIMC, NDIMC, 1)))
 #endif
 
+#ifdef HOP_FP64
+__kernel GROUP_SIZE void dgemm_generic_tiled(
+  int m, int n, int k, double alpha, const __global double *a, ulong a_off, int lda, int ta,
+  const __global double *b, ulong b_off, int ldb, int tb, double beta,
+  const __global double *cin, ulong cin_off, int ldcin, __global double *cout, ulong cout_off,
+  int ldcout)
+{
+  __local double alm[KWG * PITCHA];
+  __local double blm[KWG * PITCHB];
+  const int m0 = (int)get_group_id(0) * MWG, n0 = (int)get_group_id(1) * NWG;
+  realM acc[MVEC][NWI];
+  accumulate_s(alm, blm, acc, m, n, k, m0, n0, a, a_off, lda, ta, b, b_off, ldb, tb);
+  store_c_s(acc, m, n, m0, n0, alpha, beta, cin, cin_off, ldcin, cout, cout_off, ldcout);
+}
+#else
 __kernel GROUP_SIZE void sgemm_generic_tiled(
   int m, int n, int k, float alpha, const __global float *a, ulong a_off, int lda, int ta,
   const __global float *b, ulong b_off, int ldb, int tb, float beta, const __global float *cin,
@@ -319,7 +360,7 @@ __kernel GROUP_SIZE void sgemm_generic_tiled(
   __local float alm[KWG * PITCHA];
   __local float blm[KWG * PITCHB];
   const int m0 = (int)get_group_id(0) * MWG, n0 = (int)get_group_id(1) * NWG;
-  floatM acc[MVEC][NWI];
+  realM acc[MVEC][NWI];
   accumulate_s(alm, blm, acc, m, n, k, m0, n0, a, a_off, lda, ta, b, b_off, ldb, tb);
   store_c_s(acc, m, n, m0, n0, alpha, beta, cin, cin_off, ldcin, cout, cout_off, ldcout);
 }
@@ -332,7 +373,7 @@ __kernel GROUP_SIZE void hgemm_generic_tiled(
   __local float alm[KWG * PITCHA];
   __local float blm[KWG * PITCHB];
   const int m0 = (int)get_group_id(0) * MWG, n0 = (int)get_group_id(1) * NWG;
-  floatM acc[MVEC][NWI];
+  realM acc[MVEC][NWI];
   accumulate_h(alm, blm, acc, m, n, k, m0, n0, a, a_off, lda, ta, b, b_off, ldb, tb);
   store_c_h(acc, m, n, m0, n0, alpha, beta, cin, cin_off, ldcin, cout, cout_off, ldcout);
 }
@@ -345,7 +386,8 @@ __kernel GROUP_SIZE void shgemm_generic_tiled(
   __local float alm[KWG * PITCHA];
   __local float blm[KWG * PITCHB];
   const int m0 = (int)get_group_id(0) * MWG, n0 = (int)get_group_id(1) * NWG;
-  floatM acc[MVEC][NWI];
+  realM acc[MVEC][NWI];
   accumulate_h(alm, blm, acc, m, n, k, m0, n0, a, a_off, lda, ta, b, b_off, ldb, tb);
   store_c_s(acc, m, n, m0, n0, alpha, beta, cin, cin_off, ldcin, cout, cout_off, ldcout);
 }
+#endif

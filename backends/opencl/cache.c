@@ -18,6 +18,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <stdatomic.h>
+
 #include "ocl.h"
 
 enum { KEY_MAX = 64 * 1024, HEADER_MAX = 128 };
@@ -37,7 +39,11 @@ static bool cache_dir(char *dir, size_t len, bool quiet)
     return false;
   }
   if (!hop_stat_private(&sb)) {
-    hop_log(quiet ? 3 : 1, "opencl: cache directory %s is not private to this user; refused", dir);
+    /* One line per process, however many programs (families of several,
+     * the double program) look for their binaries. */
+    static atomic_bool told;
+    bool first = !quiet && !atomic_exchange(&told, true);
+    hop_log(first ? 1 : 3, "opencl: cache directory %s is not private to this user; refused", dir);
     return false;
   }
   return true;

@@ -28,6 +28,24 @@ static const struct model_default {
   {0, -1, 16, 0.3, 256, 200e-6, 8e9},
 };
 
+/* Double's rate against float's, until measured: anything from 1/2
+ * (CPUs, NVIDIA's data-centre GPUs) to 1/64 (consumer GPUs).  Where it is
+ * not known the low end is assumed, so that the CPU keeps what it was
+ * faster at. */
+static double fp64_ratio(const struct hop_ocl_device *d)
+{
+  static const char *const half_rate[] = {"A100", "H100", "H200", "H800", "GH200", "B200", "V100",
+                                          "P100", "MI100", "MI210", "MI250", "MI300", NULL};
+  if (!hop_ocl_has_extension(d, "cl_khr_fp64"))
+    return 0.0;
+  if (d->type & CL_DEVICE_TYPE_CPU)
+    return 0.5;
+  for (size_t i = 0; half_rate[i] != NULL; i++)
+    if (strstr(d->name, half_rate[i]) != NULL)
+      return 0.5;
+  return 1.0 / 64.0;
+}
+
 static void model_init(struct hop_ocl_state *st)
 {
   const struct hop_ocl_device *d = hop_ocl_device(st);
@@ -40,6 +58,7 @@ static void model_init(struct hop_ocl_state *st)
   st->model.half_size = m->half_size;
   st->model.setup_s = m->setup_s;
   st->model.link_bytes_s = m->link_bytes_s > 0 ? m->link_bytes_s : 8e9;
+  st->model.fp64_ratio = fp64_ratio(d);
 }
 
 static enum hop_status ocl_init(void **state, char *why, size_t len)
@@ -77,18 +96,53 @@ static void ocl_release(void *state)
   free(st);
 }
 
+/* Double kernels are missing when the device or the family has none. */
+static bool no_fp64(const struct hop_ocl_state *st)
+{
+  return st->model.fp64_ratio == 0.0 ||
+         (st->prog.tried && st->prog.status == HOP_OK && st->prog.kernel[HOP_OCL_DGEMM] == NULL);
+}
+
+/* The real GEMM a complex call runs as (complex.c): the same flops. */
+static struct hop_call as_real(const struct hop_call *g)
+{
+  struct hop_call r = *g;
+  r.dtype = g->dtype == HOP_DTYPE_Z ? HOP_DTYPE_D : HOP_DTYPE_S;
+  r.n = 2 * g->n, r.k = 2 * g->k;
+  return r;
+}
+
 /* setup + bytes / link + flops / rate(shape); unified memory moves nothing. */
 static double ocl_predict(void *state, const struct hop_call *g)
 {
   const struct hop_ocl_state *st = state;
   if (st->declines)
     return -1.0;
-  double calibrated = hop_ocl_calib_seconds(st, g); /* measured by `hopblas tune` */
-  if (calibrated >= 0.0)
-    return calibrated;
+  switch (g->dtype) {
+  case HOP_DTYPE_C:
+  case HOP_DTYPE_Z: {
+    struct hop_call r = as_real(g);
+    return ocl_predict(state, &r);
+  }
+  case HOP_DTYPE_D:
+    if (no_fp64(st))
+      return -1.0;
+    break;
+  case HOP_DTYPE_S:
+  case HOP_DTYPE_H:
+  case HOP_DTYPE_SH: {
+    double calibrated = hop_ocl_calib_seconds(st, g); /* measured by `hopblas tune` */
+    if (calibrated >= 0.0)
+      return calibrated;
+    break;
+  }
+  case HOP_DTYPE_COUNT: return -1.0;
+  }
   double m = g->m, n = g->n, k = g->k;
   double size = cbrt(m * n * k);
   double rate = st->model.peak_flops * size / (size + st->model.half_size);
+  if (g->dtype == HOP_DTYPE_D)
+    rate *= st->model.fp64_ratio;
   double bytes = 0.0;
   if (st->memory == HOP_OCL_STAGED) {
     double eab = (double)hop_dtype_ab_size(g->dtype), ec = (double)hop_dtype_c_size(g->dtype);
@@ -97,16 +151,28 @@ static double ocl_predict(void *state, const struct hop_call *g)
   return st->model.setup_s + bytes / st->model.link_bytes_s + hop_call_flops(g) / rate;
 }
 
-static enum hop_status ocl_gemm(void *state, const struct hop_call *g)
+/* A real call through the parameters, the program and the pipeline. */
+static enum hop_status run_real(struct hop_ocl_state *st, const struct hop_call *g)
 {
-  struct hop_ocl_state *st = state;
-  pthread_mutex_lock(&st->lock);
-  enum hop_status rc = st->off ? HOP_DECLINED : hop_ocl_tune_select(st, g);
+  enum hop_status rc = hop_ocl_tune_select(st, g);
+  if (rc == HOP_OK && g->dtype == HOP_DTYPE_D && st->prog.kernel[HOP_OCL_DGEMM] == NULL)
+    rc = HOP_DECLINED; /* why: `hopblas info`'s fp64 line */
   if (rc == HOP_OK) {
     hop_ocl_family_call_begin(st);
     rc = hop_ocl_run(st, g);
     hop_ocl_family_call_end(st, g);
   }
+  return rc;
+}
+
+static enum hop_status ocl_gemm(void *state, const struct hop_call *g)
+{
+  struct hop_ocl_state *st = state;
+  pthread_mutex_lock(&st->lock);
+  enum hop_status rc = HOP_DECLINED;
+  if (!st->off)
+    rc = hop_dtype_info(g->dtype)->is_complex ? hop_ocl_complex_run(st, g, run_real)
+                                               : run_real(st, g);
   if (st->failures >= MAX_FAILURES && !st->off) {
     st->off = true;
     hop_log(1, "opencl: %d device failures in a row; the engine is off for this process",
@@ -136,6 +202,10 @@ static void ocl_describe(void *state, FILE *out)
     fprintf(out, "  tiles: MWG=%d NWG=%d KWG=%d MDIMC=%d NDIMC=%d VWM=%d VWN=%d VWL=%d (%s)\n",
             p->mwg, p->nwg, p->kwg, p->mdimc, p->ndimc, p->vwm, p->vwn, p->vwl, st->params_why);
   fprintf(out, "  program: %s\n", st->prog.tried ? st->prog.origin : "built on the first call");
+  if (st->prog.tried)
+    fprintf(out, "  double (d, z): %s\n", st->prog.fp64);
+  else if (st->model.fp64_ratio == 0.0)
+    fprintf(out, "  double (d, z): no: the device lacks cl_khr_fp64\n");
   fprintf(out, "  largest buffer: %.1f MiB\n", (double)st->cap / (1 << 20));
   hop_ocl_tune_describe(st, out); /* tuning, and the cost model with its calibration */
   if (st->off)
@@ -146,8 +216,11 @@ static void ocl_describe(void *state, FILE *out)
 const struct hop_backend hop_backend_opencl = {
   .name = "opencl",
   .is_device = true,
-  .takes = {[HOP_OP_GEMM] = HOP_DTYPE_BIT(HOP_DTYPE_S) | HOP_DTYPE_BIT(HOP_DTYPE_H) |
-                            HOP_DTYPE_BIT(HOP_DTYPE_SH)},
+  /* d and z only where the device and the family have double kernels
+   * (predict() and run() decline them otherwise); c and z as real GEMMs. */
+  .takes = {[HOP_OP_GEMM] = HOP_DTYPE_BIT(HOP_DTYPE_S) | HOP_DTYPE_BIT(HOP_DTYPE_D) |
+                            HOP_DTYPE_BIT(HOP_DTYPE_C) | HOP_DTYPE_BIT(HOP_DTYPE_Z) |
+                            HOP_DTYPE_BIT(HOP_DTYPE_H) | HOP_DTYPE_BIT(HOP_DTYPE_SH)},
   .fork_safe = false,
   .init = ocl_init,
   .predict = ocl_predict,

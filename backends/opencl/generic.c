@@ -121,6 +121,7 @@ const char *hop_ocl_generic_kernel_name(enum hop_ocl_kernel k)
     [HOP_OCL_SGEMM] = "sgemm_generic_tiled",
     [HOP_OCL_HGEMM] = "hgemm_generic_tiled",
     [HOP_OCL_SHGEMM] = "shgemm_generic_tiled",
+    [HOP_OCL_DGEMM] = "dgemm_generic_tiled",
   };
   return names[k];
 }
@@ -146,7 +147,11 @@ cl_int hop_ocl_generic_enqueue_with(struct hop_ocl_state *st, cl_kernel kn,
   err |= clSetKernelArg(kn, i++, sizeof(cl_int), &l->m);
   err |= clSetKernelArg(kn, i++, sizeof(cl_int), &l->n);
   err |= clSetKernelArg(kn, i++, sizeof(cl_int), &l->k);
-  err |= clSetKernelArg(kn, i++, sizeof(cl_float), &l->alpha);
+  bool fp64 = l->kernel == HOP_OCL_DGEMM;
+  if (fp64)
+    err |= clSetKernelArg(kn, i++, sizeof(cl_double), &l->alpha_d);
+  else
+    err |= clSetKernelArg(kn, i++, sizeof(cl_float), &l->alpha);
   err |= clSetKernelArg(kn, i++, sizeof(cl_mem), &l->a);
   err |= clSetKernelArg(kn, i++, sizeof(cl_ulong), &l->a_off);
   err |= clSetKernelArg(kn, i++, sizeof(cl_int), &l->lda);
@@ -155,7 +160,10 @@ cl_int hop_ocl_generic_enqueue_with(struct hop_ocl_state *st, cl_kernel kn,
   err |= clSetKernelArg(kn, i++, sizeof(cl_ulong), &l->b_off);
   err |= clSetKernelArg(kn, i++, sizeof(cl_int), &l->ldb);
   err |= clSetKernelArg(kn, i++, sizeof(cl_int), &tb);
-  err |= clSetKernelArg(kn, i++, sizeof(cl_float), &l->beta);
+  if (fp64)
+    err |= clSetKernelArg(kn, i++, sizeof(cl_double), &l->beta_d);
+  else
+    err |= clSetKernelArg(kn, i++, sizeof(cl_float), &l->beta);
   err |= clSetKernelArg(kn, i++, sizeof(cl_mem), &l->cin);
   err |= clSetKernelArg(kn, i++, sizeof(cl_ulong), &l->cin_off);
   err |= clSetKernelArg(kn, i++, sizeof(cl_int), &l->ldcin);

@@ -45,7 +45,9 @@ struct hop_ocl_params {
   int mwg, nwg, kwg, mdimc, ndimc, vwm, vwn, vwl, pada, padb;
 };
 
-enum hop_ocl_kernel { HOP_OCL_SGEMM, HOP_OCL_HGEMM, HOP_OCL_SHGEMM, HOP_OCL_KERNELS };
+/* DGEMM lives in a program of its own (built with -DHOP_FP64 where the
+ * device has cl_khr_fp64); its kernel object sits beside the others. */
+enum hop_ocl_kernel { HOP_OCL_SGEMM, HOP_OCL_HGEMM, HOP_OCL_SHGEMM, HOP_OCL_DGEMM, HOP_OCL_KERNELS };
 
 /* One program of a family that owns several (family.h, units), and its
  * kernels: they launch like the generic family's, with these parameters. */
@@ -65,6 +67,7 @@ struct hop_ocl_program {
   struct hop_ocl_unit unit[HOP_OCL_UNITS]; /* families of several programs, instead */
   int units;
   char origin[200];             /* how it came to be, for `hopblas info` */
+  char fp64[160];               /* whether kernel[HOP_OCL_DGEMM] exists, and why not */
 };
 
 /* One launch of a generic kernel on device buffers (element offsets). */
@@ -72,6 +75,7 @@ struct hop_ocl_launch {
   enum hop_ocl_kernel kernel;
   int m, n, k;
   float alpha, beta;
+  double alpha_d, beta_d; /* the same, for HOP_OCL_DGEMM */
   bool ta, tb;
   cl_mem a, b, cin, cout;
   cl_ulong a_off, b_off, cin_off, cout_off;
@@ -132,6 +136,7 @@ struct hop_ocl_model {
   double link_bytes_s; /* host <-> device bandwidth (staged path only) */
   double peak_flops;   /* kernel rate the generic family reaches at large sizes */
   double half_size;    /* cbrt(m n k) at which it reaches half of that */
+  double fp64_ratio;   /* double's share of that rate (0: no double) */
 };
 
 /* The launches of every family, counted by family.c: the queue window
@@ -249,10 +254,16 @@ struct hop_ocl_plan {
 /* The kernel that computes dtype dt; a cut k (ksplit) accumulates in float
  * chunks, so half C runs the shgemm kernel then.  False: no kernel for dt. */
 bool hop_ocl_kernel_for(enum hop_dtype dt, bool ksplit, enum hop_ocl_kernel *out);
+/* Bytes of an element of a cut k's partial sums: double for d, else float. */
+size_t hop_ocl_acc_size(enum hop_dtype dt);
 bool hop_ocl_plan_make(const struct hop_call *g, enum hop_ocl_memory mem, size_t cap,
                        struct hop_ocl_plan *p);
 
 /* run.c: the whole call; C is final, or untouched (error status returned). */
 enum hop_status hop_ocl_run(struct hop_ocl_state *st, const struct hop_call *g);
+/* c and z as one real GEMM of twice the size through real_run (complex.c). */
+enum hop_status hop_ocl_complex_run(struct hop_ocl_state *st, const struct hop_call *g,
+                                    enum hop_status (*real_run)(struct hop_ocl_state *st,
+                                                                const struct hop_call *g));
 
 #endif

@@ -28,14 +28,16 @@ static void cut(int *x, int *y)
     *y = halve(*y);
 }
 
+size_t hop_ocl_acc_size(enum hop_dtype dt) { return dt == HOP_DTYPE_D ? 8 : 4; }
+
 bool hop_ocl_kernel_for(enum hop_dtype dt, bool ksplit, enum hop_ocl_kernel *out)
 {
   switch (dt) {
   case HOP_DTYPE_S: *out = HOP_OCL_SGEMM; return true;
   case HOP_DTYPE_SH: *out = HOP_OCL_SHGEMM; return true;
   case HOP_DTYPE_H: *out = ksplit ? HOP_OCL_SHGEMM : HOP_OCL_HGEMM; return true;
-  case HOP_DTYPE_D: /* not in the engine's .takes yet */
-  case HOP_DTYPE_C:
+  case HOP_DTYPE_D: *out = HOP_OCL_DGEMM; return true;
+  case HOP_DTYPE_C: /* complex runs as a real GEMM (complex.c) */
   case HOP_DTYPE_Z:
   case HOP_DTYPE_COUNT: break;
   }
@@ -47,7 +49,7 @@ static bool shrink_once(const struct hop_call *g, double cap, int *tm, int *tn, 
                         bool ksplit)
 {
   double eab = (double)hop_dtype_ab_size(g->dtype);
-  double ec = ksplit ? 4.0 : (double)hop_dtype_c_size(g->dtype);
+  double ec = ksplit ? (double)hop_ocl_acc_size(g->dtype) : (double)hop_dtype_c_size(g->dtype);
   double a = (double)*tm * *tk * eab, b = (double)*tk * *tn * eab, c = (double)*tm * *tn * ec;
   if (a >= b && a >= c && a > cap)
     cut(tm, tk);
@@ -90,7 +92,7 @@ bool hop_ocl_plan_make(const struct hop_call *g, enum hop_ocl_memory mem, size_t
       p->chunks = ceil_div(g->k, tk);
       if (!hop_ocl_kernel_for(g->dtype, ksplit, &p->kernel))
         return false;
-      p->c_esize = ksplit ? 4 : hop_dtype_c_size(g->dtype);
+      p->c_esize = ksplit ? hop_ocl_acc_size(g->dtype) : hop_dtype_c_size(g->dtype);
       return true;
     }
     if (tm == 0 || tn == 0 || tk == 0)

@@ -161,6 +161,53 @@ static double now(void)
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* The family's dgemm kernel, from the same source built with -DHOP_FP64,
+ * where the family has one and the device cl_khr_fp64.  Without it the
+ * engine declines d and z; pr->fp64 says why (`hopblas info`). */
+static void build_fp64(struct hop_ocl_state *st, const struct hop_ocl_family *f,
+                       const struct hop_ocl_params *params, char *src, const char *options)
+{
+  struct hop_ocl_program *pr = &st->prog;
+  const char *name = f->kernel_name(HOP_OCL_DGEMM);
+  if (name == NULL) {
+    snprintf(pr->fp64, sizeof pr->fp64, "no: the %s family has no double kernel", f->name);
+  } else if (!hop_ocl_has_extension(hop_ocl_device(st), "cl_khr_fp64")) {
+    snprintf(pr->fp64, sizeof pr->fp64, "no: the device lacks cl_khr_fp64");
+  } else if (src == NULL) {
+    snprintf(pr->fp64, sizeof pr->fp64, "no: the kernel source is missing");
+  } else {
+    char opts[600], label[64], key[2048], why[200] = "";
+    snprintf(opts, sizeof opts, "%s -DHOP_FP64", options);
+    snprintf(label, sizeof label, "%s/fp64", f->name);
+    bool cached;
+    cl_program prog = obtain(st, label, src, opts, key, sizeof key, &cached, why, sizeof why);
+    const char *names[HOP_OCL_KERNELS] = {[HOP_OCL_DGEMM] = name};
+    size_t items = (size_t)params->mdimc * (size_t)params->ndimc;
+    if (prog != NULL && make_kernels(st, prog, names, items, pr->kernel, why, sizeof why)) {
+      if (!cached)
+        to_cache(prog, key);
+      snprintf(pr->fp64, sizeof pr->fp64, "yes (%s)", name);
+    } else {
+      if (pr->kernel[HOP_OCL_DGEMM] != NULL) { /* made, but cannot run the work-group */
+        clReleaseKernel(pr->kernel[HOP_OCL_DGEMM]);
+        pr->kernel[HOP_OCL_DGEMM] = NULL;
+      }
+      snprintf(pr->fp64, sizeof pr->fp64, "no: %s", why);
+      hop_log(2, "opencl: the %s double program: %s; d and z go to other engines", f->name, why);
+    }
+    if (prog != NULL)
+      clReleaseProgram(prog); /* the kernel keeps it */
+  }
+  free(src);
+}
+
+/* The family's source once more, for the double program. */
+static char *src_again(const struct hop_ocl_family *f)
+{
+  char why[80];
+  return hop_ocl_family_source(f, why, sizeof why);
+}
+
 /* One attempt with one parameter set. */
 static enum hop_status build_with(struct hop_ocl_state *st, const struct hop_ocl_params *params,
                                   char *why, size_t len)
@@ -186,13 +233,14 @@ static enum hop_status build_with(struct hop_ocl_state *st, const struct hop_ocl
     return HOP_ERR_BUILD;
   const char *names[HOP_OCL_KERNELS];
   for (int k = 0; k < HOP_OCL_KERNELS; k++)
-    names[k] = f->kernel_name(k);
+    names[k] = k == HOP_OCL_DGEMM ? NULL : f->kernel_name(k);
   if (!make_kernels(st, pr->program, names, f->group_items(pr), pr->kernel, why, len)) {
     hop_ocl_program_release(pr);
     return HOP_ERR_BUILD;
   }
   if (!cached)
     to_cache(pr->program, key);
+  build_fp64(st, f, params, src_again(f), options);
   snprintf(pr->origin, sizeof pr->origin, "%s in %.2f s",
            cached ? "loaded from the binary cache" : "built from source", now() - t0);
   hop_log(2, "opencl: %s program %s", f->name, pr->origin);
@@ -254,8 +302,11 @@ enum hop_status hop_ocl_program_ready(struct hop_ocl_state *st)
     return pr->status == HOP_OK ? HOP_OK : HOP_DECLINED;
   pr->tried = true;
   char why[240] = "";
-  if (st->family->units != NULL)
+  if (st->family->units != NULL) {
     pr->status = build_units(st, why, sizeof why);
+    snprintf(pr->fp64, sizeof pr->fp64, "no: the %s family has no double kernel",
+             st->family->name);
+  }
   else
     pr->status = build_with(st, &st->params, why, sizeof why);
   /* Kernels that cannot run the asked work-group: once more with the smallest tiles. */

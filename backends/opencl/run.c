@@ -179,7 +179,8 @@ static bool tile_start(struct hop_ocl_call *c, struct hop_ocl_c_slot *cs, size_t
   if (err != CL_SUCCESS)
     return hop_ocl_call_fail(c, err, "allocating a C buffer");
   struct hop_ocl_launch l = {
-    .kernel = p->kernel, .m = cs->rows, .n = cs->cols, .alpha = (float)g->alpha.re, .ta = g->ta,
+    .kernel = p->kernel, .m = cs->rows, .n = cs->cols, .alpha = (float)g->alpha.re,
+    .alpha_d = g->alpha.re, .ta = g->ta,
     .tb = g->tb, .cin = dev->mem, .cout = dev->mem, .ldcin = cs->rows, .ldcout = cs->rows,
   };
   if (!p->ksplit && !hop_scalar_is_zero(g->beta) && !c->ops->c_in(c, cs, &l))
@@ -195,7 +196,8 @@ static bool tile_start(struct hop_ocl_call *c, struct hop_ocl_c_slot *cs, size_t
     l.a = a->mem, l.a_off = a->off, l.lda = a->ld;
     l.b = b->mem, l.b_off = b->off, l.ldb = b->ld;
     /* A cut k: chunk 0 starts the float sum, the others add to it; beta waits for the host. */
-    l.beta = p->ksplit ? (ch == 0 ? 0.0f : 1.0f) : (float)g->beta.re;
+    l.beta_d = p->ksplit ? (ch == 0 ? 0.0 : 1.0) : g->beta.re;
+    l.beta = (float)l.beta_d;
     cl_event wl[4];
     cl_uint nw = wait_list(wl, a->ready, b->ready, cs->ready, cs->unmapped);
     hop_ocl_ev_put(&kev, NULL);

@@ -165,8 +165,18 @@ static void unpack_columns(void *arg, int j0, int j1)
              (const unsigned char *)u->src + (size_t)j * run, run);
     return;
   }
+  if (g->dtype == HOP_DTYPE_D) { /* partial sums in double; doubles are never flushed */
+    const double beta = g->beta.re;
+    for (int j = j0; j < j1; j++) {
+      const double *a = (const double *)u->src + (size_t)j * rows;
+      double *c = (double *)g->c + hop_at(u->i0, u->j0 + j, g->ldc);
+      for (int i = 0; i < rows; i++)
+        c[i] = beta == 0.0 ? a[i] : a[i] + beta * c[i];
+    }
+    return;
+  }
   const float *acc = u->src;
-  const float beta = (float)g->beta.re; /* every dtype here accumulates in float */
+  const float beta = (float)g->beta.re; /* the other dtypes accumulate in float */
   size_t redone = 0;
   for (int j = j0; j < j1; j++) {
     const float *a = acc + (size_t)j * rows;
@@ -206,7 +216,7 @@ size_t hop_ocl_unpack_c(struct hop_ocl_state *st, const struct hop_call *g, bool
 {
   struct unpack_job u = {.g = g, .accumulated = accumulated, .src = src, .i0 = i0, .j0 = j0,
                          .rows = rows, .limit = st->flushes ? hop_subnormal_limit(g) : 0.0f};
-  size_t e = accumulated ? 4 : hop_dtype_c_size(g->dtype);
+  size_t e = accumulated ? hop_ocl_acc_size(g->dtype) : hop_dtype_c_size(g->dtype);
   hop_ocl_copy_columns(st, (size_t)rows * (size_t)cols * e, cols, unpack_columns, &u);
   return u.redone;
 }
