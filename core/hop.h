@@ -398,6 +398,15 @@ static inline uint64_t hop_fast_path_mnk(int m, int n, int k)
   return (uint64_t)(int64_t)m * (uint64_t)(int64_t)k * (uint64_t)(int64_t)n;
 }
 
+/* ---- complex calls on real kernels (core/complex_real.c) --------------
+ * For an engine with real GEMMs only: c (z) as one real s (d) GEMM of the
+ * real embedding through real_run(ctx, real), then C = alpha P + beta C.
+ * C is untouched unless real_run returned HOP_OK; its status is returned. */
+enum hop_status hop_complex_by_real(const struct hop_call *g,
+                                    enum hop_status (*real_run)(void *ctx,
+                                                                const struct hop_call *real),
+                                    void *ctx);
+
 /* ---- half precision (core/half.c) -------------------------------------- */
 float hop_half_to_float(uint16_t h);
 uint16_t hop_float_to_half(float f); /* round to nearest even, overflow to inf */

@@ -103,7 +103,7 @@ static bool no_fp64(const struct hop_ocl_state *st)
          (st->prog.tried && st->prog.status == HOP_OK && st->prog.kernel[HOP_OCL_DGEMM] == NULL);
 }
 
-/* The real GEMM a complex call runs as (complex.c): the same flops. */
+/* The real GEMM a complex call runs as (core/complex_real.c): the same flops. */
 static struct hop_call as_real(const struct hop_call *g)
 {
   struct hop_call r = *g;
@@ -152,8 +152,9 @@ static double ocl_predict(void *state, const struct hop_call *g)
 }
 
 /* A real call through the parameters, the program and the pipeline. */
-static enum hop_status run_real(struct hop_ocl_state *st, const struct hop_call *g)
+static enum hop_status run_real(void *state, const struct hop_call *g)
 {
+  struct hop_ocl_state *st = state;
   enum hop_status rc = hop_ocl_tune_select(st, g);
   if (rc == HOP_OK && g->dtype == HOP_DTYPE_D && st->prog.kernel[HOP_OCL_DGEMM] == NULL)
     rc = HOP_DECLINED; /* why: `hopblas info`'s fp64 line */
@@ -171,7 +172,7 @@ static enum hop_status ocl_gemm(void *state, const struct hop_call *g)
   pthread_mutex_lock(&st->lock);
   enum hop_status rc = HOP_DECLINED;
   if (!st->off)
-    rc = hop_dtype_info(g->dtype)->is_complex ? hop_ocl_complex_run(st, g, run_real)
+    rc = hop_dtype_info(g->dtype)->is_complex ? hop_complex_by_real(g, run_real, st)
                                                : run_real(st, g);
   if (st->failures >= MAX_FAILURES && !st->off) {
     st->off = true;

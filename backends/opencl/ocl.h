@@ -261,9 +261,6 @@ bool hop_ocl_plan_make(const struct hop_call *g, enum hop_ocl_memory mem, size_t
 
 /* run.c: the whole call; C is final, or untouched (error status returned). */
 enum hop_status hop_ocl_run(struct hop_ocl_state *st, const struct hop_call *g);
-/* c and z as one real GEMM of twice the size through real_run (complex.c). */
-enum hop_status hop_ocl_complex_run(struct hop_ocl_state *st, const struct hop_call *g,
-                                    enum hop_status (*real_run)(struct hop_ocl_state *st,
-                                                                const struct hop_call *g));
+
 
 #endif

@@ -108,6 +108,11 @@ static enum hop_status emu_gemm(void *state, const struct hop_call *g)
   return s;
 }
 
+static enum hop_status emu_run(void *state, const struct hop_call *g)
+{
+  return g->dtype == HOP_DTYPE_C ? hop_complex_by_real(g, emu_gemm, state) : emu_gemm(state, g);
+}
+
 static void vc_describe(void *state, FILE *out)
 {
   const struct vc_state *st = state;
@@ -126,13 +131,14 @@ static void vc_describe(void *state, FILE *out)
 const struct hop_backend hop_backend_videocore_emu = {
   .name = "videocore-emu",
   .is_device = true,
-  .takes = {[HOP_OP_GEMM] = HOP_DTYPE_BIT(HOP_DTYPE_S) | HOP_DTYPE_BIT(HOP_DTYPE_H) |
-                            HOP_DTYPE_BIT(HOP_DTYPE_SH)},
+  /* The QPUs compute in float: cgemm as a real sgemm (core/complex_real.c), no double. */
+  .takes = {[HOP_OP_GEMM] = HOP_DTYPE_BIT(HOP_DTYPE_S) | HOP_DTYPE_BIT(HOP_DTYPE_C) |
+                            HOP_DTYPE_BIT(HOP_DTYPE_H) | HOP_DTYPE_BIT(HOP_DTYPE_SH)},
   .only_when_named = true,
   .fork_safe = true, /* nothing but the generated programs outlives a call */
   .init = emu_init,
   .predict = emu_predict,
-  .run = emu_gemm,
+  .run = emu_run,
   .describe = vc_describe,
   .flushes = vc_flushes,
   .release = emu_release,
@@ -178,6 +184,11 @@ static void real_release(void *state)
 static double real_predict(void *state, const struct hop_call *g)
 {
   const struct vc_state *st = state;
+  if (g->dtype == HOP_DTYPE_C) { /* the real sgemm it runs as: n and k doubled */
+    struct hop_call r = *g;
+    r.dtype = HOP_DTYPE_S, r.n = 2 * g->n, r.k = 2 * g->k;
+    return real_predict(state, &r);
+  }
   double clock = st->mbox.clock_hz ? st->mbox.clock_hz : 250e6;
   double k = g->k < 4 ? 4.0 : g->k;
   double mn = (g->m + 15) / 16 * 16.0 * ((g->n + 63) / 64 * 64.0);
@@ -201,15 +212,21 @@ static enum hop_status real_gemm(void *state, const struct hop_call *g)
   return s;
 }
 
+static enum hop_status real_run(void *state, const struct hop_call *g)
+{
+  return g->dtype == HOP_DTYPE_C ? hop_complex_by_real(g, real_gemm, state) : real_gemm(state, g);
+}
+
 const struct hop_backend hop_backend_videocore = {
   .name = "videocore",
   .is_device = true,
-  .takes = {[HOP_OP_GEMM] = HOP_DTYPE_BIT(HOP_DTYPE_S) | HOP_DTYPE_BIT(HOP_DTYPE_H) |
-                            HOP_DTYPE_BIT(HOP_DTYPE_SH)},
+  /* The QPUs compute in float: cgemm as a real sgemm (core/complex_real.c), no double. */
+  .takes = {[HOP_OP_GEMM] = HOP_DTYPE_BIT(HOP_DTYPE_S) | HOP_DTYPE_BIT(HOP_DTYPE_C) |
+                            HOP_DTYPE_BIT(HOP_DTYPE_H) | HOP_DTYPE_BIT(HOP_DTYPE_SH)},
   .fork_safe = false, /* the parent's /dev/vcio, /dev/mem and GPU memory */
   .init = real_init,
   .predict = real_predict,
-  .run = real_gemm,
+  .run = real_run,
   .describe = vc_describe,
   .flushes = vc_flushes,
   .release = real_release,

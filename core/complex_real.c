@@ -1,4 +1,5 @@
-/* Complex GEMM on the real kernels every family has: op(A) op(B) as one
+/* Complex GEMM for engines that have only real kernels (the OpenCL
+ * families, the QPUs): op(A) op(B) as one
  * real GEMM of the real embedding of complex numbers (the 4M method: four
  * real products per complex one, in a single launch sequence).  With the
  * smaller operand doubled,
@@ -6,9 +7,9 @@
  * or
  *   A' = [Ar -Ai; Ai Ar]  (2m x 2k),  B' = [Br; Bi]  (2k x n),  C' = [Pr; Pi],
  * where P = op(A) op(B) and Xr, Xi are the parts of op(X), transposed and
- * conjugated while the planes are written.  The real GEMM runs through the
- * whole pipeline (tiles, strategies, subnormal fix-ups of a flushing
- * device), then C = alpha P + beta C on the host, in double: C is written
+ * conjugated while the planes are written.  The real GEMM is the engine's
+ * own whole path (tiles, transfers, subnormal fix-ups of a flushing device),
+ * then C = alpha P + beta C on the host, in double: C is written
  * only after the real GEMM succeeded, and read only when beta != 0.
  * Each element gets the real sums of k products twice over: the contract's
  * bound with |x| = |re| + |im| covers it.  The ?gemm3m entry points run the
@@ -17,7 +18,7 @@
 #include <limits.h>
 #include <stdlib.h>
 
-#include "family.h"
+#include "hop.h"
 
 /* Part `part` (0 re, 1 im) of element at of a complex float or double matrix. */
 static inline double part_of(const void *x, bool dbl, size_t at, int part)
@@ -109,9 +110,10 @@ static void combine(const struct hop_call *g, bool dbl, const struct planes *p)
     }
 }
 
-enum hop_status hop_ocl_complex_run(struct hop_ocl_state *st, const struct hop_call *g,
-                                    enum hop_status (*real_run)(struct hop_ocl_state *st,
-                                                                const struct hop_call *g))
+enum hop_status hop_complex_by_real(const struct hop_call *g,
+                                    enum hop_status (*real_run)(void *ctx,
+                                                                const struct hop_call *real),
+                                    void *ctx)
 {
   bool dbl = g->dtype == HOP_DTYPE_Z;
   struct planes p = {.double_b = (double)g->k * g->n <= (double)g->m * g->k};
@@ -131,7 +133,7 @@ enum hop_status hop_ocl_complex_run(struct hop_ocl_state *st, const struct hop_c
                             .symbol = g->symbol, .row_major = g->row_major, .m = p.m2, .n = p.n2,
                             .k = p.k2, .alpha = {1.0, 0.0}, .beta = {0.0, 0.0}, .a = p.a,
                             .lda = p.m2, .b = p.b, .ldb = p.k2, .c = p.c, .ldc = p.m2};
-    rc = real_run(st, &real);
+    rc = real_run(ctx, &real);
     if (rc == HOP_OK)
       combine(g, dbl, &p);
   }
