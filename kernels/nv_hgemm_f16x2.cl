@@ -24,14 +24,8 @@
 #define PITCHA (MWG + 2) /* halves per k-row of the A tile (keeps pairs 32-bit aligned) */
 #define PITCHB (NWG + 2)
 
-#ifndef NV_MMA_EMULATED
-static inline uint nv_hfma2(uint a, uint b, uint c)
-{
-  uint d;
-  asm volatile("fma.rn.f16x2 %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c));
-  return d;
-}
-#endif
+/* nv_hfma2 (fma.rn.f16x2) comes from kernels/nv_ptx.cl, or its stand-in from
+ * kernels/nv_mma_emu.cl, put in front of this file. */
 
 /* op(X)(u, v) of a stored column-major matrix, as half bits; 0 outside. */
 static inline ushort nv_f16_at(const __global ushort *x, ulong off, int ld, int t, int rows,

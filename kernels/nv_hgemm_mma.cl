@@ -88,70 +88,11 @@
 #error "NSTAGES must be 2, 3 or 4, and the ring fit in 48 KiB"
 #endif
 
-#ifndef NV_MMA_EMULATED
-#define NV_SCRATCH_DECL
-#define NV_SCRATCH_PARAM
-#define NV_SCRATCH
+/* The PTX helpers (ldmatrix, mma.sync (f16) and cp.async) come from kernels/nv_ptx.cl,
+ * or their stand-ins from kernels/nv_mma_emu.cl, put in front of this file. */
 
-/* A __local pointer converted to an integer is its .shared address. */
-static inline uint4 nv_ldsm_x4(const __local ushort *t, int off)
-{
-  uint r0, r1, r2, r3; /* asm outputs are plain scalars */
-  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
-               : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3)
-               : "r"((uint)(size_t)(t + off)));
-  return (uint4)(r0, r1, r2, r3);
-}
-
-static inline uint4 nv_ldsm_x4_trans(const __local ushort *t, int off)
-{
-  uint r0, r1, r2, r3; /* asm outputs are plain scalars */
-  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];"
-               : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3)
-               : "r"((uint)(size_t)(t + off)));
-  return (uint4)(r0, r1, r2, r3);
-}
-
-static inline void nv_mma_f16(float4 *d, uint4 a, uint2 b)
-{
-  float r0, r1, r2, r3;
-  asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 "
-      "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%10, %11, %12, %13};"
-      : "=f"(r0), "=f"(r1), "=f"(r2), "=f"(r3)
-      : "r"(a.x), "r"(a.y), "r"(a.z), "r"(a.w), "r"(b.x), "r"(b.y), "f"(d->x), "f"(d->y),
-        "f"(d->z), "f"(d->w));
-  *d = (float4)(r0, r1, r2, r3);
-}
-
-#if NV_CPASYNC
-/* 16 bytes from global p to local t, of which the first `bytes` are read
- * and the rest zero-filled; in flight until nv_cp_wait. */
-static inline void nv_cp16(__local void *t, const __global void *p, int bytes)
-{
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;"
-               :
-               : "r"((uint)(size_t)t), "l"((ulong)(size_t)p), "r"(bytes)
-               : "memory");
-}
-
-static inline void nv_cp_commit(void) { asm volatile("cp.async.commit_group;" : : : "memory"); }
-
-/* Wait until the copies of the step about to be multiplied have landed:
- * NSTAGES - 2 younger groups may still be in flight. */
-static inline void nv_cp_wait(void)
-{
-#if NSTAGES == 2
-  asm volatile("cp.async.wait_group 0;" : : : "memory");
-#elif NSTAGES == 3
-  asm volatile("cp.async.wait_group 1;" : : : "memory");
-#else
-  asm volatile("cp.async.wait_group 2;" : : : "memory");
-#endif
-}
-#endif
-#endif
-
-#if !NV_CPASYNC
+#if !NV_CPASYNC /* tiles through registers: no copies in flight */
+#undef nv_cp_wait
 #define nv_cp_commit()
 #define nv_cp_wait()
 #endif

@@ -1,8 +1,9 @@
 /* Plain OpenCL C stand-ins for the PTX instructions of the nv_*_mma and
  * nv_sgemm_3xtf32 kernels, with the same per-lane fragment layouts, so that
  * everything around the instructions (tiles, fragment addressing, edges,
- * transposes) can be checked on PoCL.  Prepend this file to the kernel
- * source: clprobe -f kernels/nv_mma_emu.cl -f kernels/nv_....cl
+ * transposes) can be checked on PoCL.  Put this file in front of the kernel
+ * source in place of kernels/nv_ptx.cl, whose names it defines:
+ * clprobe -f kernels/nv_mma_emu.cl -f kernels/nv_....cl
  *
  * A warp is 32 consecutive work-items of a one-dimensional work-group.
  * Lanes exchange registers through a per-warp local scratch area; every
@@ -19,7 +20,6 @@
  *   gets row l / 4, columns 2 (l % 4) + {0, 1} of matrix i (transposed
  *   with .trans) in register i. */
 
-#define NV_MMA_EMULATED 1
 #define NV_SCRATCH_WORDS 224 /* per warp: 6 x 32 mma registers, 32 row offsets */
 #define NV_SCRATCH_DECL __local uint nv_scratch[NT / 32 * NV_SCRATCH_WORDS];
 #define NV_SCRATCH_PARAM , __local uint *nv_scratch

@@ -11,7 +11,8 @@
  * rejects the PTX) the engine keeps the generic family.  The test knob
  * HOPBLAS_OPENCL_NV_EMULATE=1 builds the kernels with kernels/nv_mma_emu.cl,
  * plain OpenCL C stand-ins for the PTX, on any device and without the
- * probe, so that CI checks everything around the instructions on PoCL.
+ * probe, so that CI checks everything around the instructions on PoCL;
+ * otherwise kernels/nv_ptx.cl, the PTX itself, goes in front of them.
  *
  * This file holds the family's kernel table; nvidia_pick.c chooses among
  * its programs, nvidia_probe.c opens the gate.
@@ -70,9 +71,8 @@ static const struct hop_ocl_nv_unit fma_wide[4] = {
 
 /* What st->prog.unit[] holds, in order.  nv_pick (nvidia_pick.c) chooses among those that
  * serve a launch's dtype and transpose pair. */
-int hop_ocl_nv_unit_list(const struct hop_ocl_state *st, const struct hop_ocl_nv_unit **out)
+int hop_ocl_nv_unit_list(const struct hop_ocl_nv *nv, const struct hop_ocl_nv_unit **out)
 {
-  const struct hop_ocl_nv *nv = hop_ocl_nv_of(st);
   int n = 0;
   if (nv->tf32) {
     out[n++] = &tf32;
@@ -87,34 +87,38 @@ int hop_ocl_nv_unit_list(const struct hop_ocl_state *st, const struct hop_ocl_nv
   return n;
 }
 
-static int nv_units(const struct hop_ocl_state *st, struct hop_ocl_unit_spec *out)
+int hop_ocl_nv_unit_specs(const struct hop_ocl_nv *nv, struct hop_ocl_unit_spec *out)
 {
   const struct hop_ocl_nv_unit *list[HOP_OCL_UNITS];
-  int n = hop_ocl_nv_unit_list(st, list);
-  bool emulate = hop_ocl_nv_of(st)->emulate;
+  int n = hop_ocl_nv_unit_list(nv, list);
   for (int u = 0; u < n; u++) {
     const struct hop_ocl_nv_unit *v = list[u];
     struct hop_ocl_unit_spec *s = &out[u];
     *s = (struct hop_ocl_unit_spec){.name = v->name, .params = v->params};
     int f = 0;
-    if (v->ptx && emulate)
-      s->sources[f++] = "nv_mma_emu.cl";
+    if (v->ptx) /* the PTX helpers, or their stand-ins: the same names, never both */
+      s->sources[f++] = nv->emulate ? "nv_mma_emu.cl" : "nv_ptx.cl";
     s->sources[f++] = "nv_split.cl";
     s->sources[f++] = v->file;
     s->sources[f] = NULL;
     /* PoCL 3.1's optimiser miscomputes these kernels (barriers in a loop
      * chosen at run time) on several threads; -O0 is right, and quick. */
     snprintf(s->options, sizeof s->options, "%s%s", v->defines,
-             emulate ? " -cl-opt-disable" : "");
+             nv->emulate ? " -cl-opt-disable" : "");
     memcpy(s->kernel, v->kernel, sizeof s->kernel);
   }
   return n;
 }
 
+static int nv_units(const struct hop_ocl_state *st, struct hop_ocl_unit_spec *out)
+{
+  return hop_ocl_nv_unit_specs(hop_ocl_nv_of(st), out);
+}
+
 static const char *unit_name(const struct hop_ocl_state *st, int unit)
 {
   const struct hop_ocl_nv_unit *list[HOP_OCL_UNITS];
-  return unit < hop_ocl_nv_unit_list(st, list) ? list[unit]->name : "?";
+  return unit < hop_ocl_nv_unit_list(hop_ocl_nv_of(st), list) ? list[unit]->name : "?";
 }
 
 void hop_ocl_nv_call_begin(struct hop_ocl_state *st)
@@ -146,7 +150,7 @@ static void nv_describe(const struct hop_ocl_state *st, FILE *out)
 {
   const struct hop_ocl_nv *nv = hop_ocl_nv_of(st);
   const struct hop_ocl_nv_unit *list[HOP_OCL_UNITS];
-  int n = hop_ocl_nv_unit_list(st, list);
+  int n = hop_ocl_nv_unit_list(nv, list);
   for (int u = 0; u < n; u++) {
     const struct hop_ocl_nv_unit *v = list[u];
     char entries[96] = "";
@@ -175,8 +179,8 @@ static void nv_describe(const struct hop_ocl_state *st, FILE *out)
 
 /* Every file, so that the tuning scope's source hash follows them all. */
 static const char *const nv_sources[] = {"nv_sgemm_fma.cl", "nv_hgemm_mma.cl", "nv_sgemm_3xtf32.cl",
-                                         "nv_hgemm_f16x2.cl", "nv_mma_emu.cl", "nv_split.cl",
-                                         NULL};
+                                         "nv_hgemm_f16x2.cl", "nv_ptx.cl", "nv_mma_emu.cl",
+                                         "nv_split.cl", NULL};
 
 const struct hop_ocl_family hop_ocl_family_nvidia = {
   .name = "nvidia",

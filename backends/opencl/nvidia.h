@@ -38,8 +38,11 @@ struct hop_ocl_nv_unit {
   int pair; /* built for one transpose pair, 2 ta + tb; -1: all four */
 };
 
-/* nvidia.c: what st->prog.unit[] holds, in order; their number. */
-int hop_ocl_nv_unit_list(const struct hop_ocl_state *st, const struct hop_ocl_nv_unit **out);
+/* nvidia.c: what st->prog.unit[] holds with these settings, in order; their number. */
+int hop_ocl_nv_unit_list(const struct hop_ocl_nv *nv, const struct hop_ocl_nv_unit **out);
+/* The same as programs to build: files (the PTX helpers or their
+ * emulation in front) and options. */
+int hop_ocl_nv_unit_specs(const struct hop_ocl_nv *nv, struct hop_ocl_unit_spec *out);
 void hop_ocl_nv_call_begin(struct hop_ocl_state *st);
 void hop_ocl_nv_note(const struct hop_ocl_state *st, const struct hop_call *g, const char *waits,
                      char *buf, size_t len);

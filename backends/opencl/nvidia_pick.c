@@ -73,10 +73,10 @@ static double launch_seconds(const struct hop_ocl_nv_unit *v, const struct hop_o
 static struct nv_choice nv_pick(const struct hop_ocl_state *st, const struct hop_ocl_launch *l)
 {
   const struct hop_ocl_program *pr = &st->prog;
-  const struct hop_ocl_nv_unit *list[HOP_OCL_UNITS];
-  hop_ocl_nv_unit_list(st, list);
-  const long units = hop_ocl_device(st)->units > 0 ? (long)hop_ocl_device(st)->units : 1;
   const struct hop_ocl_nv *nv = hop_ocl_nv_of(st);
+  const struct hop_ocl_nv_unit *list[HOP_OCL_UNITS];
+  hop_ocl_nv_unit_list(nv, list);
+  const long units = hop_ocl_device(st)->units > 0 ? (long)hop_ocl_device(st)->units : 1;
   const int asked = nv->split;
   enum hop_ocl_kernel ks = l->kernel == HOP_OCL_HGEMM ? HOP_OCL_SHGEMM : l->kernel;
   size_t per_slice = slice_bytes(l->m, l->n);

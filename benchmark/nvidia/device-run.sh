@@ -40,8 +40,12 @@ probe() {
   label=$1 file=$2 kernel=$3 dt=$4 local=$5 tile=$6 defs=$7
   shift 7
   echo "== $label $*" >>"$LOG"
-  # nv_split.cl first: the kernels call its nv_split_k (one slice when launched in 2-D)
-  timeout 120 "$BIN/clprobe" -l "$label" -f "$K/nv_split.cl" -f "$K/$file" -K "$kernel" -t "$dt" \
+  # nv_ptx.cl (the PTX helpers) before the PTX kernels, as the library builds them;
+  # nv_split.cl next: the kernels call its nv_split_k (one slice when launched in 2-D)
+  ptx=
+  case $file in *mma* | *tf32* | *f16x2*) ptx="-f $K/nv_ptx.cl" ;; esac
+  # shellcheck disable=SC2086 # one word per argument
+  timeout 120 "$BIN/clprobe" -l "$label" $ptx -f "$K/nv_split.cl" -f "$K/$file" -K "$kernel" -t "$dt" \
     -L "$local" \
     -W "$tile" -D "$defs" "$@" >>"$TABLE" 2>>"$LOG" ||
     echo "$label $* FAILED rc=$?" >>"$TABLE"

@@ -19,7 +19,7 @@ grep -v '^#' "$VARIANTS" | {
   while read -r label file kernel dt local tile defs; do
     if [ "$defs" = - ]; then defs=; else defs=$(echo "$defs" | tr , ' '); fi
     emu=
-    case $file in *mma* | *tf32*) emu="-f kernels/nv_mma_emu.cl" ;; esac
+    case $file in *mma* | *tf32* | *f16x2*) emu="-f kernels/nv_mma_emu.cl" ;; esac
     for shape in "1 1 1 NN 0 0 0" "130 136 40 NN 3 5 0.5" "130 136 40 TT 3 1 0.5" \
       "150 260 100 TN 0 0 0" "150 260 100 NT 0 0 1"; do
       set -- $shape

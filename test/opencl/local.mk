@@ -3,7 +3,7 @@
 HOP_OPENCL_TESTS = test/opencl/contract.test test/opencl/netlib.test test/opencl/oclgrind.test \
 	test/opencl/fault.test test/opencl/runtime.test test/opencl/bench.test test/opencl/stub.test \
 	test/opencl/pipeline.test test/opencl/families.test test/opencl/families-limits.test \
-	test/opencl/nvidia.test
+	test/opencl/nvidia.test test/opencl/nv-sources.test
 if HOP_OPENCL
 TESTS += $(HOP_OPENCL_TESTS)
 endif
@@ -29,6 +29,12 @@ test_opencl_fam_error_LDADD = test/libhoptest.la libhopblas.la -lm
 test_opencl_fam_build_SOURCES = test/opencl/fam-build.c
 test_opencl_fam_build_LDFLAGS = -no-install
 test_opencl_fam_build_LDADD = -lOpenCL
+# nv-sources links the library's internals (libhopcore): the nvidia family's programs.
+check_PROGRAMS += test/opencl/nv-sources
+test_opencl_nv_sources_SOURCES = test/opencl/nv-sources.c backends/registry.c
+test_opencl_nv_sources_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/backends/opencl
+test_opencl_nv_sources_LDFLAGS = -no-install
+test_opencl_nv_sources_LDADD = libhopcore.la
 # A stub OpenCL driver (never installed) for valgrind and object counts: stub.test.
 check_LTLIBRARIES += test/opencl/libhopstub.la
 test_opencl_libhopstub_la_SOURCES = test/opencl/stub-icd.c test/opencl/stub-icd-gemm.c \
