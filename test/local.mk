@@ -3,7 +3,8 @@
 # shell helpers other engines reuse.  Each test folder lists its tests once,
 # in its own local.mk.
 check_LTLIBRARIES += test/libhoptest.la
-test_libhoptest_la_SOURCES = test/testutil.c test/testutil_num.c test/testutil.h
+test_libhoptest_la_SOURCES = test/testutil.c test/testutil_num.c test/testutil_dtype.c \
+	test/testutil.h
 
 # Test programs link the real library (or the check library) the way a
 # user program does; -no-install: a plain binary with an rpath, no wrapper.

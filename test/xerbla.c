@@ -141,7 +141,7 @@ int main(int argc, char **argv)
     {HT_SH, HT_CBLAS, false}, {HT_SH, HT_CBLAS, true},
 #endif
   };
-  static const int tr[4][2] = {{HT_N, HT_N}, {HT_T, HT_N}, {HT_N, HT_C}, {HT_C, HT_T}};
+  static const int tr[4][2] = {{HT_N, HT_N}, {HT_T, HT_N}, {HT_N, HT_CT}, {HT_CT, HT_T}};
   int ng = (int)(sizeof groups / sizeof groups[0]), failed = 0;
   printf("1..%d\n", ng);
   for (int g = 0; g < ng; g++) {
