@@ -5,10 +5,12 @@
  * engine ran.  Prints TAP: one line per group, a diagnostic for the first
  * failing call of a group.
  *
- *   contract [--max-dim N] [--dtypes s,h,sh] [--entry cblas|fortran|all]
+ *   contract [--max-dim N] [--dtypes s,d,c,z,h,sh] [--entry cblas|fortran|all]
  *            [--quick] [--large N] [--seed S] [--tol C]
  *            [--expect-cpu-blas openblas|builtin] [--label TEXT]
  *
+ * --dtypes: those of test/testutil_dtype.c's table, all by default; an
+ * engine's tests pass the ones it declares (hop_engine_dtypes in test/lib.sh).
  * --label prefixes every test description (several runs in one script). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,33 +20,31 @@
 
 static void usage(void)
 {
-  fprintf(stderr, "usage: contract [--max-dim N] [--dtypes s,h,sh] [--entry cblas|fortran|all]\n"
+  fprintf(stderr, "usage: contract [--max-dim N] [--dtypes s,d,c,z,h,sh] [--entry cblas|fortran|all]\n"
                   "                [--quick] [--large N] [--seed S] [--tol C]\n"
                   "                [--expect-cpu-blas openblas|builtin] [--label TEXT]\n");
 }
 
-static bool parse_list(const char *arg, bool dt[3])
+static bool parse_list(const char *arg, bool dt[HT_DTYPE_COUNT])
 {
   char buf[64];
   snprintf(buf, sizeof buf, "%s", arg);
-  dt[0] = dt[1] = dt[2] = false;
+  memset(dt, 0, sizeof(bool) * HT_DTYPE_COUNT);
   for (char *t = strtok(buf, ","); t != NULL; t = strtok(NULL, ",")) {
-    if (strcmp(t, "s") == 0)
-      dt[HT_S] = true;
-    else if (strcmp(t, "h") == 0)
-      dt[HT_H] = true;
-    else if (strcmp(t, "sh") == 0)
-      dt[HT_SH] = true;
-    else
+    enum ht_dtype d;
+    if (!ht_dtype_parse(t, &d))
       return false;
+    dt[d] = true;
   }
   return true;
 }
 
 static bool parse_args(int argc, char **argv, struct ct_opts *o)
 {
-  *o = (struct ct_opts){.max_dim = 300, .dtypes = {true, true, true}, .entries = {true, true},
-                        .seed = 20240601, .tol = 2.0, .label = ""};
+  *o = (struct ct_opts){.max_dim = 300, .entries = {true, true}, .seed = 20240601, .tol = 2.0,
+                        .label = ""};
+  for (int d = 0; d < HT_DTYPE_COUNT; d++)
+    o->dtypes[d] = true;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     bool takes = strcmp(a, "--quick") != 0;
@@ -90,14 +90,15 @@ int main(int argc, char **argv)
     return 2;
   }
   ht_crash_guard();
-  struct ct_group groups[64];
+  struct ct_group groups[HT_DTYPE_COUNT * 2 * CT_KIND_COUNT];
   size_t ng = 0;
-  for (int d = 0; d < 3; d++)
+  /* In the order s, h, sh, d, c, z: the seeds of the first three stay as they were. */
+  for (int d = 0; d < HT_DTYPE_COUNT; d++)
     for (int e = 0; e < 2; e++) {
-      if (!o.dtypes[d] || !o.entries[e] || (d == HT_SH && e == HT_FORTRAN))
+      if (!o.dtypes[d] || !o.entries[e] || (e == HT_FORTRAN && ht_dtypes[d].fortran == NULL))
         continue;
       for (int kind = 0; kind < CT_KIND_COUNT; kind++) {
-        if (kind == CT_HALF_EDGES && d == HT_S)
+        if (kind == CT_HALF_EDGES && d != HT_H && d != HT_SH)
           continue;
         if (kind == CT_LARGE && o.large <= 0)
           continue;

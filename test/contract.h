@@ -6,7 +6,7 @@
 
 struct ct_opts {
   int max_dim;      /* every dimension is clamped to this */
-  bool dtypes[3];   /* indexed by enum ht_dtype */
+  bool dtypes[HT_DTYPE_COUNT]; /* indexed by enum ht_dtype */
   bool entries[2];  /* indexed by enum ht_entry */
   bool quick;       /* fewer shapes and combinations, for slow engines */
   int large;        /* > 0: also a group at about this size */

@@ -2,6 +2,7 @@
  * (0, 1, 2 or 5 above the minimum) and view offsets (0, 1 or 3 elements,
  * so pointers are not 8- or 16-byte aligned), NaN in A's and B's padding
  * and guards, sentinels around C; ht_call_check verifies all of it. */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -18,11 +19,18 @@ struct ctx {
 /* Per-case hook run after the standard fill (edge values, fixed cases). */
 typedef void (*fill_hook)(struct ht_call *c, struct ht_rng *r, const void *arg);
 
-static const int trans_all[9][2] = {{HT_N, HT_N}, {HT_N, HT_T}, {HT_N, HT_C}, {HT_T, HT_N}, {HT_T, HT_T},
-                                    {HT_T, HT_C}, {HT_C, HT_N}, {HT_C, HT_T}, {HT_C, HT_C}};
-/* --quick: each transpose, ConjTrans included, on both operands. */
-static const int trans_quick[6][2] = {{HT_N, HT_N}, {HT_N, HT_T}, {HT_T, HT_N},
-                                      {HT_T, HT_T}, {HT_C, HT_N}, {HT_N, HT_C}};
+/* Real dtypes: N, T and ConjTrans (a transpose there); complex ones add
+ * ConjNoTrans, and ConjTrans conjugates. */
+static const int trans_real[9][2] = {{HT_N, HT_N},   {HT_N, HT_T},  {HT_N, HT_CT},
+                                     {HT_T, HT_N},   {HT_T, HT_T},  {HT_T, HT_CT},
+                                     {HT_CT, HT_N},  {HT_CT, HT_T}, {HT_CT, HT_CT}};
+static const int trans_complex[16][2] = {
+  {HT_N, HT_N},  {HT_N, HT_T},  {HT_N, HT_CT},  {HT_N, HT_CN},  {HT_T, HT_N},  {HT_T, HT_T},
+  {HT_T, HT_CT}, {HT_T, HT_CN}, {HT_CT, HT_N},  {HT_CT, HT_T},  {HT_CT, HT_CT}, {HT_CT, HT_CN},
+  {HT_CN, HT_N}, {HT_CN, HT_T}, {HT_CN, HT_CT}, {HT_CN, HT_CN}};
+/* --quick: each transpose, ConjTrans included, on both operands (complex: ConjNoTrans too). */
+static const int trans_quick[8][2] = {{HT_N, HT_N},  {HT_N, HT_T},  {HT_T, HT_N},  {HT_T, HT_T},
+                                      {HT_CT, HT_N}, {HT_N, HT_CT}, {HT_CN, HT_T}, {HT_CT, HT_CN}};
 
 const char *ct_kind_name(enum ct_kind kind)
 {
@@ -39,25 +47,39 @@ const char *ct_kind_name(enum ct_kind kind)
 
 static int clamp(const struct ctx *x, int d) { return d > x->o->max_dim ? x->o->max_dim : d; }
 
-/* alpha and beta from {0, 1, -1, 0.5, random}, exact in the call's type. */
-static double scalar(const struct ctx *x, int which)
+/* alpha and beta from {0, 1, -1, 0.5, random}, exact in the call's type;
+ * complex: {0, 1, -1, i, random in both parts}. */
+static void scalar(const struct ctx *x, int which, double v[2])
 {
-  static const double fixed[4] = {0.0, 1.0, -1.0, 0.5};
-  if (which < 4)
-    return fixed[which];
-  double r = ht_rng_uniform(x->rng, -2.0, 2.0);
-  return x->g->dtype == HT_H ? ht_round_half(r) : (double)(float)r;
+  static const double fixed[4][2] = {{0.0, 0.0}, {1.0, 0.0}, {-1.0, 0.0}, {0.5, 0.0}};
+  enum ht_dtype dt = x->g->dtype;
+  bool cx = ht_dtypes[dt].cplx;
+  v[0] = v[1] = 0.0;
+  if (which < 4) {
+    v[0] = cx && which == 3 ? 0.0 : fixed[which][0];
+    v[1] = cx && which == 3 ? 1.0 : fixed[which][1];
+    return;
+  }
+  for (int p = 0; p < (cx ? 2 : 1); p++) {
+    double r = ht_rng_uniform(x->rng, -2.0, 2.0);
+    v[p] = dt == HT_H ? ht_round_half(r) : ht_dtypes[dt].eps == FLT_EPSILON ? (double)(float)r : r;
+  }
 }
 
-static void run_case(struct ctx *x, int order, const int tr[2], int m, int n, int k, double alpha,
-                     double beta, fill_hook hook, const void *arg)
+/* alpha and beta as (re, im); the imaginary parts are ignored by real dtypes. */
+static void run_case(struct ctx *x, int order, const int tr[2], int m, int n, int k,
+                     const double alpha[2], const double beta[2], fill_hook hook, const void *arg)
 {
   struct ht_rng *r = x->rng;
   struct ht_call c = {.dtype = x->g->dtype, .entry = x->g->entry, .order = order, .ta = tr[0],
-                      .tb = tr[1], .m = m, .n = n, .k = k, .alpha = alpha, .beta = beta};
+                      .tb = tr[1], .m = m, .n = n, .k = k, .alpha = alpha[0], .beta = beta[0]};
+  if (ht_dtypes[c.dtype].cplx) {
+    c.alpha_im = alpha[1], c.beta_im = beta[1];
+    c.three_m = ht_rng_int(r, 4) == 0; /* the 3m forms: the same contract on the CPU */
+  }
   if (c.entry == HT_FORTRAN) {
     c.lower_case = ht_rng_int(r, 2);
-    c.no_underscore = c.dtype == HT_S && ht_rng_int(r, 3) == 0;
+    c.no_underscore = c.dtype != HT_H && !c.three_m && ht_rng_int(r, 3) == 0;
   }
   static const int pads[4] = {0, 1, 2, 5}, offs[3] = {0, 1, 3};
   int pad[3], off[3];
@@ -88,12 +110,19 @@ static void sweep(struct ctx *x, int m, int n, int k, int ab_first, int ab_count
                   fill_hook hook, const void *arg)
 {
   static const int orders[2] = {HT_COL, HT_ROW};
-  int norders = x->g->entry == HT_CBLAS ? 2 : 1, npairs = x->o->quick ? 6 : 9;
+  bool cx = ht_dtypes[x->g->dtype].cplx;
+  /* Complex: all 16 pairs on the small shapes, the quick 8 on the larger ones (run time). */
+  bool quick = x->o->quick || (cx && x->g->kind != CT_SMALL);
+  int norders = x->g->entry == HT_CBLAS ? 2 : 1;
+  int npairs = quick ? (cx ? 8 : 6) : cx ? 16 : 9;
   for (int o = 0; o < norders; o++)
     for (int t = 0; t < npairs; t++) {
-      const int *tr = x->o->quick ? trans_quick[t] : trans_all[t];
+      const int *tr = quick ? trans_quick[t] : cx ? trans_complex[t] : trans_real[t];
       int p = ab_first + (*ab_cursor)++ % ab_count;
-      run_case(x, orders[o], tr, m, n, k, scalar(x, p / 5), scalar(x, p % 5), hook, arg);
+      double alpha[2], beta[2];
+      scalar(x, p / 5, alpha);
+      scalar(x, p % 5, beta);
+      run_case(x, orders[o], tr, m, n, k, alpha, beta, hook, arg);
     }
 }
 
@@ -101,12 +130,14 @@ static void group_small(struct ctx *x)
 {
   static const int quick[10][3] = {{0, 2, 2}, {2, 0, 2}, {2, 2, 0}, {1, 1, 1}, {1, 2, 3},
                                    {3, 2, 1}, {2, 3, 1}, {3, 3, 3}, {2, 2, 2}, {3, 1, 2}};
-  int cursor = 0;
+  /* Complex: 10 of the 25 alpha/beta pairs per shape and transpose, the
+   * cursor walking on through all 25 (16 transpose pairs make up for it). */
+  int cursor = 0, reps = x->o->quick ? 1 : ht_dtypes[x->g->dtype].cplx ? 10 : 25;
   for (int s = 0; s < (x->o->quick ? 10 : 64); s++) {
     int m = x->o->quick ? quick[s][0] : s / 16, n = x->o->quick ? quick[s][1] : s / 4 % 4,
         k = x->o->quick ? quick[s][2] : s % 4;
     /* Full mode: all 25 alpha/beta pairs for every shape and transpose. */
-    for (int rep = 0; rep < (x->o->quick ? 1 : 25); rep++)
+    for (int rep = 0; rep < reps; rep++)
       sweep(x, clamp(x, m), clamp(x, n), clamp(x, k), 0, 25, &cursor, NULL, NULL);
   }
 }
@@ -151,12 +182,16 @@ static void group_alpha0(struct ctx *x)
 
 static void group_large(struct ctx *x)
 {
-  int n = x->o->large, col_nn[2] = {HT_N, HT_N}, tt[2] = {HT_T, HT_T}, tc[2] = {HT_T, HT_C};
-  run_case(x, HT_COL, col_nn, n, n, n, 0.5, -1.0, NULL, NULL);
+  bool cx = ht_dtypes[x->g->dtype].cplx;
+  int n = x->o->large, col_nn[2] = {HT_N, HT_N}, tt[2] = {HT_T, cx ? HT_CT : HT_T},
+      tc[2] = {cx ? HT_CN : HT_T, HT_CT};
+  const double half[2] = {0.5, cx ? -0.25 : 0.0}, minus1[2] = {-1.0, 0.0}, one[2] = {1.0, 0.0},
+               zero[2] = {0.0, 0.0};
+  run_case(x, HT_COL, col_nn, n, n, n, half, minus1, NULL, NULL);
   if (x->g->entry == HT_CBLAS)
-    run_case(x, HT_ROW, tt, n - 1, n + 3, n / 2 + 1, 1.0, 0.0, NULL, NULL);
+    run_case(x, HT_ROW, tt, n - 1, n + 3, n / 2 + 1, one, zero, NULL, NULL);
   else
-    run_case(x, HT_COL, tc, n - 1, n + 3, n / 2 + 1, 1.0, 0.0, NULL, NULL);
+    run_case(x, HT_COL, tc, n - 1, n + 3, n / 2 + 1, one, zero, NULL, NULL);
 }
 
 /* ---- fp16 edge values (cblas_hgemm, hgemm_, cblas_shgemm) -------------- */
@@ -244,11 +279,12 @@ static void ct_half_edges(struct ctx *x)
     {1, {0x1p-16}, {1}, 65504, 0, 0},             /* large alpha, subnormal A */
     {1, {1}, {1}, 1, 1, inf},                     /* Inf in C with beta != 0 */
   };
-  static const int variants[4][2] = {{HT_N, HT_N}, {HT_T, HT_N}, {HT_N, HT_T}, {HT_T, HT_C}};
+  static const int variants[4][2] = {{HT_N, HT_N}, {HT_T, HT_N}, {HT_N, HT_T}, {HT_T, HT_CT}};
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
     for (int v = 0; v < 4; v++)
       run_case(x, v % 2 == 0 || x->g->entry == HT_FORTRAN ? HT_COL : HT_ROW, variants[v], 1, 1,
-               cases[i].k, cases[i].alpha, cases[i].beta, fixed_fill, &cases[i]);
+               cases[i].k, (const double[2]){cases[i].alpha, 0.0},
+               (const double[2]){cases[i].beta, 0.0}, fixed_fill, &cases[i]);
 }
 
 void ct_run_group(const struct ct_opts *o, const struct ct_group *g, struct ht_rng *rng,

@@ -1,7 +1,7 @@
 /* An ordinary BLAS program: it knows nothing of hopblas and is compiled at
  * test time against OpenBLAS (or -lblas, or -lhopblas through the linker
  * script).  It prints a checksum of every result, so two runs can be
- * compared exactly; cblas_dgemm is a symbol hopblas does not define. */
+ * compared exactly; cblas_ddot is a symbol hopblas does not define. */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -13,6 +13,7 @@ void cblas_sgemm(int, int, int, int, int, int, float, const float *, int, const 
                  float, float *, int);
 void cblas_dgemm(int, int, int, int, int, int, double, const double *, int, const double *, int,
                  double, double *, int);
+double cblas_ddot(int, const double *, int, const double *, int);
 
 enum { MAXN = 256 };
 static float a[MAXN * MAXN], b[MAXN * MAXN], c[MAXN * MAXN];
@@ -56,6 +57,8 @@ int main(void)
     printf("sgemm_ TT %dx%dx%d %016llx\n", m, n, k, (unsigned long long)fnv(c, sizeof c));
     cblas_dgemm(102, 111, 111, m, n, k, 1.0, da, m, db, k, 0.0, dc, m);
     printf("cblas_dgemm NN %dx%dx%d %016llx\n", m, n, k, (unsigned long long)fnv(dc, sizeof dc));
+    double dot = cblas_ddot(m * k, da, 1, da, 1);
+    printf("cblas_ddot %d %016llx\n", m * k, (unsigned long long)fnv(&dot, sizeof dot));
   }
   return 0;
 }

@@ -44,6 +44,13 @@
 #       silent CPU fallback makes a device test fail and says why.
 #   hop_trace_rows TRACE [SYMBOLS] [ENGINE]   number of rows (optionally of one engine)
 #
+# Engines and dtypes: the one list of which engine declares which dtypes (each
+# engine's .takes in its struct hop_backend); test/declared.test holds it to
+# the library, so an engine that learns a dtype fails there until it is added
+#   hop_engine_dtypes ENGINE    its dtypes, as test/contract's --dtypes takes them
+#   hop_engines_on              the engines `hopblas info` reports on in this build
+#   hop_dtype_engines DTYPE     the engines on here that take DTYPE (cpu last)
+#
 # Environment
 #   hop_clean_env               unset every HOPBLAS_* variable; a script that wants to
 #                               honour its caller's (an engine's run-netlib.sh) skips it
@@ -214,6 +221,24 @@ hop_assert_engine() {
         printf "#   %s\n", rows[i]
       exit 1
     }' "$1"
+}
+
+hop_engine_dtypes() {
+  case $1 in
+  cpu) echo s,d,c,z,h,sh ;;
+  opencl | videocore | videocore-emu) echo s,h,sh ;;
+  *) echo "" ;;
+  esac
+}
+
+hop_engines_on() {
+  "$top_builddir/hopblas" info 2>/dev/null | awk '/^engines/ { e = 1; next } e && NF >= 2 && $2 == "on" && /^  [a-z]/ { print $1 }'
+}
+
+hop_dtype_engines() {
+  for _hop_e in $(hop_engines_on); do
+    case ",$(hop_engine_dtypes "$_hop_e")," in *",$1,"*) echo "$_hop_e" ;; esac
+  done
 }
 
 hop_clean_env() {

@@ -3,7 +3,8 @@
 # shell helpers other engines reuse.  Each test folder lists its tests once,
 # in its own local.mk.
 check_LTLIBRARIES += test/libhoptest.la
-test_libhoptest_la_SOURCES = test/testutil.c test/testutil_num.c test/testutil.h
+test_libhoptest_la_SOURCES = test/testutil.c test/testutil_num.c test/testutil_dtype.c \
+	test/testutil.h
 
 # Test programs link the real library (or the check library) the way a
 # user program does; -no-install: a plain binary with an rpath, no wrapper.
@@ -45,5 +46,5 @@ HOP_TESTS = test/abi.test test/contract-cpu.test test/netlib.test test/e2e.test 
 	test/trace.test test/denormal.test test/cli.test test/install.test test/declared.test
 TESTS += $(HOP_TESTS)
 dist_check_SCRIPTS += $(HOP_TESTS) test/run-netlib.sh
-EXTRA_DIST += test/lib.sh test/e2e_prog.c test/e2e_numpy.py test/xerbla_msg.c \
+EXTRA_DIST += test/lib.sh test/e2e_prog.c test/e2e_numpy.py test/e2e_octave.m test/xerbla_msg.c \
 	test/indirect_lib.c test/indirect_prog.c

@@ -3,18 +3,19 @@
 # hopblas and judge it.  Reusable by every engine: the caller's environment
 # (HOPBLAS_BACKEND, HOPBLAS_MIN_FLOPS, ...) is passed through untouched.
 #
-#   run-netlib.sh [--tester fortran|cblas] [--mode preload|relink]
+#   run-netlib.sh [--tester fortran|cblas] [--precision s|d|c|z] [--mode preload|relink]
 #                 [--sizes "0 1 2 3 7 16 31 33 64"] [--engine NAME] [--no-trace]
 #                 [--lib PATH] [--blas3 PATH] [--keep DIR]
 #
 #   --tester   fortran: xblat3s < sblat3.in (summary in sblat3.out);
 #              cblas: xscblat3 < sin3, both layouts (summary on stdout)
+#   --precision  s (default), d, c or z: xblat3d < dblat3.in, xzcblat3 < zin3, ...
 #   --mode     preload: LD_PRELOAD=libhopblas.so.0 (or --lib);
 #              relink: LD_LIBRARY_PATH= a directory whose libblas.so.3 is the
 #              libblas.so.3-named build (or --blas3), which NEEDs libopenblas.so.0
 #   --sizes    a smaller input: these values of N (each <= 64: the testers'
-#              NMAX is 65) and SGEMM only; for slow engines
-#   --engine   the engine every non-trivial SGEMM call must have run on, asserted
+#              NMAX is 65) and the precision's GEMM only; for slow engines
+#   --engine   the engine every non-trivial ?GEMM call must have run on, asserted
 #              from HOPBLAS_TRACE (default: $HOPBLAS_BACKEND unless auto, else cpu)
 #   --no-trace run without HOPBLAS_TRACE (tiny calls then take the fast path
 #              straight to OpenBLAS); no engine assertion
@@ -31,12 +32,13 @@ top_builddir=$(cd "${top_builddir:-.}" && pwd) || exit 2
 export top_srcdir top_builddir
 . "$top_srcdir/test/lib.sh"
 
-tester=fortran mode=preload sizes="" engine="" trace=1 keep=""
+tester=fortran precision=s mode=preload sizes="" engine="" trace=1 keep=""
 lib=$HOP_LIB blas3=$HOP_BLAS3
 while [ $# -gt 0 ]; do
   case $1 in
   --tester) tester=$2; shift ;;
   --mode) mode=$2; shift ;;
+  --precision) precision=$2; shift ;;
   --sizes) sizes=$2; shift ;;
   --engine) engine=$2; shift ;;
   --no-trace) trace=0 ;;
@@ -47,11 +49,19 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
+p=$precision
+case $p in
+s | d) names="gemm symm trmm trsm syrk syr2k" ;;
+c | z) names="gemm hemm symm trmm trsm herk syrk her2k syr2k" ;;
+*) echo "run-netlib.sh: --precision s|d|c|z"; exit 2 ;;
+esac
+P=$(echo "$p" | tr sdcz SDCZ)
 case $tester in
-fortran) prog=$HOP_NETLIB/xblat3s input=$HOP_NETLIB/sblat3.in sgemm=SGEMM
-  routines="SGEMM SSYMM STRMM STRSM SSYRK SSYR2K" ;;
-cblas) prog=$HOP_NETLIB/xscblat3 input=$HOP_NETLIB/sin3 sgemm=cblas_sgemm
-  routines="cblas_sgemm cblas_ssymm cblas_strmm cblas_strsm cblas_ssyrk cblas_ssyr2k" ;;
+fortran) prog=$HOP_NETLIB/xblat3$p input=$HOP_NETLIB/${p}blat3.in gemm=${P}GEMM
+  summary_file=${p}blat3.out
+  routines=$(for r in $names; do printf '%s%s ' "$P" "$r"; done | tr a-z A-Z) ;;
+cblas) prog=$HOP_NETLIB/x${p}cblat3 input=$HOP_NETLIB/${p}in3 gemm=cblas_${p}gemm
+  routines=$(for r in $names; do printf 'cblas_%s%s ' "$p" "$r"; done) ;;
 *) echo "run-netlib.sh: --tester fortran|cblas"; exit 2 ;;
 esac
 [ -x "$prog" ] || { echo "run-netlib.sh: $prog missing (apt-get install libblas-test)"; exit 1; }
@@ -64,9 +74,9 @@ work=${keep:-$HOP_TMP/netlib}
 mkdir -p "$work" || exit 1
 work=$(cd "$work" && pwd) || exit 1
 cd "$work" || exit 1 # the testers write their output files into the current directory
-rm -f sblat3.out SBLAT3.SNAP trace.csv
+rm -f ./*blat3.out ./*BLAT3.SNAP trace.csv
 
-# The input: Debian's, or the same with other N values and SGEMM alone.
+# The input: Debian's, or the same with other N values and the GEMM alone.
 if [ -n "$sizes" ]; then
   count=0
   for n in $sizes; do
@@ -74,12 +84,12 @@ if [ -n "$sizes" ]; then
     [ "$n" -le 64 ] || { echo "run-netlib.sh: size $n > 64 (the testers' NMAX is 65)"; exit 2; }
     count=$((count + 1))
   done
-  awk -v count="$count" -v sizes="$sizes" '
+  awk -v count="$count" -v sizes="$sizes" -v gemm="$gemm" '
     /NUMBER OF VALUES OF N/ { printf "%-17s NUMBER OF VALUES OF N\n", count; next }
     /VALUES OF N/ { printf "%s    VALUES OF N\n", sizes; next }
-    /PUT F FOR NO TEST/ && $1 != "SGEMM" && $1 != "cblas_sgemm" { sub(/ T /, " F ") }
+    /PUT F FOR NO TEST/ && $1 != gemm { sub(/ T /, " F ") }
     { print }' "$input" >input.txt
-  routines=$sgemm
+  routines=$gemm
 else
   cp "$input" input.txt
 fi
@@ -100,7 +110,7 @@ esac
 "$@" "$prog" <input.txt >stdout.txt 2>stderr.txt
 rc=$?
 summary=stdout.txt outputs=stdout.txt
-[ "$tester" = fortran ] && summary=sblat3.out outputs="sblat3.out stdout.txt"
+[ "$tester" = fortran ] && summary=$summary_file outputs="$summary_file stdout.txt"
 
 fail=0
 say() { echo "run-netlib.sh: $*"; }
@@ -129,11 +139,12 @@ for r in $routines; do
 done
 
 if [ "$trace" = 1 ]; then
-  rows=$(hop_trace_rows trace.csv "^(sgemm_|cblas_sgemm)$")
-  if hop_assert_engine trace.csv "$engine" "^(sgemm_|cblas_sgemm)$"; then
-    say "$rows SGEMM calls traced; every non-trivial one ran on $engine"
+  syms="^(${p}gemm_|cblas_${p}gemm)\$"
+  rows=$(hop_trace_rows trace.csv "$syms")
+  if [ "$(hop_trace_rows trace.csv "$syms" "$engine")" -gt 0 ] && hop_assert_engine trace.csv "$engine" "$syms"; then
+    say "$rows ${P}GEMM calls traced; every non-trivial one ran on $engine"
   else
-    say "the SGEMM calls did not all run on $engine"
+    say "the ${P}GEMM calls did not all run on $engine"
     fail=1
   fi
 fi

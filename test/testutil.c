@@ -1,4 +1,5 @@
-/* Shared test pieces; see testutil.h (numbers: testutil_num.c). */
+/* Shared test pieces; see testutil.h (numbers: testutil_num.c, the
+ * precisions and the call itself: testutil_dtype.c). */
 #include "testutil.h"
 
 #include <float.h>
@@ -10,22 +11,50 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-const char *ht_symbol(enum ht_dtype dt, enum ht_entry e)
-{
-  if (dt == HT_S)
-    return e == HT_CBLAS ? "cblas_sgemm" : "sgemm_";
-  if (dt == HT_H)
-    return e == HT_CBLAS ? "cblas_hgemm" : "hgemm_";
-  return e == HT_CBLAS ? "cblas_shgemm" : "(no Fortran shgemm)";
-}
-
 /* ---- guarded matrices -------------------------------------------------------- */
 
+static size_t part_size(const struct ht_mat *x) { return x->cplx ? x->esize / 2 : x->esize; }
+
+/* One part from its bits as a half or a float (doubles: that float's value). */
+static void put_bits(unsigned char *p, size_t psize, uint32_t bits)
+{
+  float f;
+  if (psize == 2)
+    memcpy(p, &(uint16_t){(uint16_t)bits}, 2);
+  else if (psize == 4)
+    memcpy(p, &bits, 4);
+  else
+    memcpy(&f, &bits, 4), memcpy(p, &(double){f}, 8);
+}
+
+static double get_value(const unsigned char *p, size_t psize)
+{
+  uint16_t h;
+  float f;
+  double d;
+  if (psize == 2)
+    return memcpy(&h, p, 2), ht_half_to_double(h);
+  if (psize == 4)
+    return memcpy(&f, p, 4), f;
+  return memcpy(&d, p, 8), d;
+}
+
+static void put_value(unsigned char *p, size_t psize, double v)
+{
+  if (psize == 2)
+    memcpy(p, &(uint16_t){ht_half_bits(v)}, 2);
+  else if (psize == 4)
+    memcpy(p, &(float){(float)v}, 4);
+  else
+    memcpy(p, &v, 8);
+}
+
 bool ht_mat_alloc(struct ht_mat *x, int rows, int cols, int ld, bool row_major, size_t esize,
-                  int offset, uint32_t fill, bool fence)
+                  bool cplx, int offset, uint32_t fill, bool fence)
 {
   memset(x, 0, sizeof *x);
   x->rows = rows, x->cols = cols, x->ld = ld, x->row_major = row_major, x->esize = esize;
+  x->cplx = cplx;
   int inner = row_major ? cols : rows, outer = row_major ? rows : cols;
   size_t need = rows == 0 || cols == 0 ? 0 : (size_t)ld * (size_t)(outer - 1) + (size_t)inner;
   x->cells = HT_GUARD + (size_t)offset + need + (fence ? 0 : HT_GUARD);
@@ -48,12 +77,9 @@ bool ht_mat_alloc(struct ht_mat *x, int rows, int cols, int ld, bool row_major, 
     ht_mat_free(x);
     return false;
   }
-  for (size_t i = 0; i < x->cells; i++) {
-    if (esize == 4)
-      memcpy(x->buf + 4 * i, &fill, 4);
-    else
-      memcpy(x->buf + 2 * i, &(uint16_t){(uint16_t)fill}, 2);
-  }
+  size_t psize = part_size(x);
+  for (size_t i = 0; i < x->cells * esize / psize; i++)
+    put_bits(x->buf + psize * i, psize, fill);
   x->p = x->buf + (HT_GUARD + (size_t)offset) * esize;
   return true;
 }
@@ -75,35 +101,35 @@ size_t ht_mat_index(const struct ht_mat *x, int i, int j)
   return base + (x->row_major ? (size_t)i * x->ld + j : (size_t)j * x->ld + i);
 }
 
+double ht_mat_get_part(const struct ht_mat *x, const unsigned char *base, int i, int j, int part)
+{
+  size_t psize = part_size(x);
+  return get_value(base + ht_mat_index(x, i, j) * x->esize + (size_t)part * psize, psize);
+}
+
 double ht_mat_get(const struct ht_mat *x, const unsigned char *base, int i, int j)
 {
-  size_t at = ht_mat_index(x, i, j);
-  if (x->esize == 4) {
-    float f;
-    memcpy(&f, base + 4 * at, 4);
-    return f;
-  }
-  uint16_t h;
-  memcpy(&h, base + 2 * at, 2);
-  return ht_half_to_double(h);
+  return ht_mat_get_part(x, base, i, j, 0);
+}
+
+void ht_mat_set_part(struct ht_mat *x, int i, int j, int part, double v)
+{
+  size_t psize = part_size(x);
+  put_value(x->buf + ht_mat_index(x, i, j) * x->esize + (size_t)part * psize, psize, v);
 }
 
 void ht_mat_set(struct ht_mat *x, int i, int j, double v)
 {
-  size_t at = ht_mat_index(x, i, j);
-  if (x->esize == 4)
-    memcpy(x->buf + 4 * at, &(float){(float)v}, 4);
-  else
-    memcpy(x->buf + 2 * at, &(uint16_t){ht_half_bits(v)}, 2);
+  ht_mat_set_part(x, i, j, 0, v);
+  if (x->cplx)
+    ht_mat_set_part(x, i, j, 1, 0.0);
 }
 
 void ht_mat_set_bits(struct ht_mat *x, int i, int j, uint32_t bits)
 {
-  size_t at = ht_mat_index(x, i, j);
-  if (x->esize == 4)
-    memcpy(x->buf + 4 * at, &bits, 4);
-  else
-    memcpy(x->buf + 2 * at, &(uint16_t){(uint16_t)bits}, 2);
+  size_t psize = part_size(x);
+  for (size_t p = 0; p < x->esize / psize; p++)
+    put_bits(x->buf + ht_mat_index(x, i, j) * x->esize + p * psize, psize, bits);
 }
 
 void ht_mat_save(struct ht_mat *x) { memcpy(x->saved, x->buf, x->cells * x->esize); }
@@ -122,18 +148,19 @@ bool ht_mat_unchanged(const struct ht_mat *x, size_t *where)
 
 bool ht_call_alloc(struct ht_call *c, const int pad[3], const int offset[3])
 {
-  bool rm = c->order == HT_ROW;
-  size_t ab = c->dtype == HT_S ? 4 : 2, ce = c->dtype == HT_H ? 2 : 4;
-  uint32_t nan_ab = ab == 4 ? HT_NAN_F : HT_NAN_H, sent = ce == 4 ? HT_SENTINEL_F : HT_SENTINEL_H;
-  int ar = c->ta == HT_N ? c->m : c->k, ac = c->ta == HT_N ? c->k : c->m;
-  int br = c->tb == HT_N ? c->k : c->n, bc = c->tb == HT_N ? c->n : c->k;
+  bool rm = c->order == HT_ROW, cx = ht_dtypes[c->dtype].cplx;
+  size_t ab = ht_dtypes[c->dtype].ab_size, ce = ht_dtypes[c->dtype].c_size;
+  uint32_t nan_ab = ab == 2 ? HT_NAN_H : HT_NAN_F, sent = ce == 2 ? HT_SENTINEL_H : HT_SENTINEL_F;
+  bool nta = c->ta == HT_N || c->ta == HT_CN, ntb = c->tb == HT_N || c->tb == HT_CN;
+  int ar = nta ? c->m : c->k, ac = nta ? c->k : c->m;
+  int br = ntb ? c->k : c->n, bc = ntb ? c->n : c->k;
   int lda = (rm ? (ac > 1 ? ac : 1) : (ar > 1 ? ar : 1)) + pad[0];
   int ldb = (rm ? (bc > 1 ? bc : 1) : (br > 1 ? br : 1)) + pad[1];
   int ldc = (rm ? (c->n > 1 ? c->n : 1) : (c->m > 1 ? c->m : 1)) + pad[2];
   memset(&c->a, 0, sizeof c->a), memset(&c->b, 0, sizeof c->b), memset(&c->c, 0, sizeof c->c);
-  if (ht_mat_alloc(&c->a, ar, ac, lda, rm, ab, offset[0], nan_ab, true) &&
-      ht_mat_alloc(&c->b, br, bc, ldb, rm, ab, offset[1], nan_ab, true) &&
-      ht_mat_alloc(&c->c, c->m, c->n, ldc, rm, ce, offset[2], sent, false))
+  if (ht_mat_alloc(&c->a, ar, ac, lda, rm, ab, cx, offset[0], nan_ab, true) &&
+      ht_mat_alloc(&c->b, br, bc, ldb, rm, ab, cx, offset[1], nan_ab, true) &&
+      ht_mat_alloc(&c->c, c->m, c->n, ldc, rm, ce, cx, offset[2], sent, false))
     return true;
   ht_call_free(c);
   return false;
@@ -144,37 +171,40 @@ void ht_call_free(struct ht_call *c)
   ht_mat_free(&c->a), ht_mat_free(&c->b), ht_mat_free(&c->c);
 }
 
+/* Uniform in [-1, 1] in each part, halves rounded. */
+static void fill_random(struct ht_mat *x, struct ht_rng *r, int i, int j)
+{
+  for (int p = 0; p < (x->cplx ? 2 : 1); p++) {
+    double v = ht_rng_uniform(r, -1, 1);
+    ht_mat_set_part(x, i, j, p, x->esize == 2 ? ht_round_half(v) : v);
+  }
+}
+
 static void fill_operand(struct ht_mat *x, struct ht_rng *r, bool poison)
 {
   for (int i = 0; i < x->rows; i++)
     for (int j = 0; j < x->cols; j++) {
       if (poison)
-        ht_mat_set_bits(x, i, j, x->esize == 4 ? HT_NAN_F : HT_NAN_H);
+        ht_mat_set_bits(x, i, j, x->esize == 2 ? HT_NAN_H : HT_NAN_F);
       else
-        ht_mat_set(x, i, j, x->esize == 4 ? ht_rng_uniform(r, -1, 1) : ht_round_half(ht_rng_uniform(r, -1, 1)));
+        fill_random(x, r, i, j);
     }
 }
 
 void ht_call_fill(struct ht_call *c, struct ht_rng *r)
 {
-  fill_operand(&c->a, r, c->alpha == 0.0);
-  fill_operand(&c->b, r, c->alpha == 0.0);
+  bool alpha0 = c->alpha == 0.0 && c->alpha_im == 0.0, beta0 = c->beta == 0.0 && c->beta_im == 0.0;
+  fill_operand(&c->a, r, alpha0);
+  fill_operand(&c->b, r, alpha0);
   for (int i = 0; i < c->m; i++)
     for (int j = 0; j < c->n; j++) {
-      if (c->beta == 0.0) { /* write-only C: NaN and Inf must not come back */
+      if (beta0) { /* write-only C: NaN and Inf must not come back */
         bool inf = (i + j) % 2;
-        ht_mat_set_bits(&c->c, i, j, c->c.esize == 4 ? (inf ? 0xff800000u : HT_NAN_F) : (inf ? 0xfc00u : HT_NAN_H));
+        ht_mat_set_bits(&c->c, i, j, c->c.esize == 2 ? (inf ? 0xfc00u : HT_NAN_H) : (inf ? 0xff800000u : HT_NAN_F));
       } else {
-        double v = ht_rng_uniform(r, -1, 1);
-        ht_mat_set(&c->c, i, j, c->c.esize == 2 ? ht_round_half(v) : v);
+        fill_random(&c->c, r, i, j);
       }
     }
-}
-
-static char trans_char(int t, bool lower)
-{
-  char ch = t == HT_N ? 'N' : t == HT_T ? 'T' : 'C';
-  return lower ? (char)(ch - 'A' + 'a') : ch;
 }
 
 void ht_call_run(struct ht_call *c)
@@ -183,51 +213,38 @@ void ht_call_run(struct ht_call *c)
   ht_call_invoke(c);
 }
 
-void ht_call_invoke(const struct ht_call *c)
+/* op(X) as a dense array of (re, im) pairs: opa[2 (i*k + l) + part] =
+ * op(A)(i, l), opbt[2 (j*k + l) + part] = op(B)(l, j); conj negates im. */
+static double *dense_op(const struct ht_mat *x, bool trans, bool conj, int outer, int k)
 {
-  int lda = c->a.ld, ldb = c->b.ld, ldc = c->c.ld;
-  if (c->entry == HT_FORTRAN) {
-    char ta = trans_char(c->ta, c->lower_case), tb = trans_char(c->tb, c->lower_case);
-    if (c->dtype == HT_S) {
-      float al = (float)c->alpha, be = (float)c->beta;
-      (c->no_underscore ? sgemm : sgemm_)(&ta, &tb, &c->m, &c->n, &c->k, &al, c->a.p, &lda, c->b.p,
-                                          &ldb, &be, c->c.p, &ldc);
-    } else {
-      hopblas_half al = ht_half_bits(c->alpha), be = ht_half_bits(c->beta);
-      hgemm_(&ta, &tb, &c->m, &c->n, &c->k, &al, c->a.p, &lda, c->b.p, &ldb, &be, c->c.p, &ldc);
-    }
-    return;
-  }
-  if (c->dtype == HT_S)
-    cblas_sgemm(c->order, c->ta, c->tb, c->m, c->n, c->k, (float)c->alpha, c->a.p, lda, c->b.p,
-                ldb, (float)c->beta, c->c.p, ldc);
-  else if (c->dtype == HT_H)
-    cblas_hgemm(c->order, c->ta, c->tb, c->m, c->n, c->k, ht_half_bits(c->alpha), c->a.p, lda,
-                c->b.p, ldb, ht_half_bits(c->beta), c->c.p, ldc);
-  else
-    cblas_shgemm(c->order, c->ta, c->tb, c->m, c->n, c->k, (float)c->alpha, c->a.p, lda, c->b.p,
-                 ldb, (float)c->beta, c->c.p, ldc);
-}
-
-/* op(X) as a dense double array: opa[i*k + l] = op(A)(i, l), opbt[j*k + l] = op(B)(l, j). */
-static double *dense_op(const struct ht_mat *x, bool trans, int outer, int k)
-{
-  double *d = malloc(sizeof(double) * ((size_t)outer * (size_t)k + 1));
+  double *d = calloc((size_t)outer * (size_t)k * 2 + 2, sizeof(double));
   if (d == NULL)
     return NULL;
   for (int o = 0; o < outer; o++)
-    for (int l = 0; l < k; l++)
-      d[(size_t)o * k + l] = trans ? ht_mat_get(x, x->saved, l, o) : ht_mat_get(x, x->saved, o, l);
+    for (int l = 0; l < k; l++) {
+      int i = trans ? l : o, j = trans ? o : l;
+      double *e = d + 2 * ((size_t)o * k + l);
+      e[0] = ht_mat_get_part(x, x->saved, i, j, 0);
+      if (x->cplx)
+        e[1] = (conj ? -1.0 : 1.0) * ht_mat_get_part(x, x->saved, i, j, 1);
+    }
   return d;
 }
 
 /* Gradual underflow: each operation may also be off by half the smallest
- * subnormal, 2^-150, in absolute terms (scaled by alpha for those before
- * it); a flush to zero is far outside this. */
-double ht_bound(double tol, int k, double alpha, double abs_ab, double beta_c0)
+ * subnormal (2^-150 for float accumulation), in absolute terms (scaled by
+ * alpha for those before it); a flush to zero is far outside this. */
+double ht_bound_dt(enum ht_dtype dt, double tol, int k, double alpha, double abs_ab,
+                   double beta_c0)
 {
   return tol * (k + 2) *
-         (FLT_EPSILON * (fabs(alpha) * abs_ab + fabs(beta_c0)) + (fabs(alpha) + 1.0) * 0x1p-150);
+         (ht_dtypes[dt].eps * (fabs(alpha) * abs_ab + fabs(beta_c0)) +
+          (fabs(alpha) + 1.0) * ht_dtypes[dt].tiny);
+}
+
+double ht_bound(double tol, int k, double alpha, double abs_ab, double beta_c0)
+{
+  return ht_bound_dt(HT_S, tol, k, alpha, abs_ab, beta_c0);
 }
 
 /* One element against its reference; true when within the contract. */
@@ -244,6 +261,52 @@ bool ht_element_ok(enum ht_dtype dt, double got, double ref, double bound)
   return got >= ht_round_half(ref - bound) && got <= ht_round_half(ref + bound);
 }
 
+/* C(i,j)'s reference (ref[0] + i ref[1]) in double, and its bound.  For d
+ * and z the reference rounds about as much as the result may: the bound's
+ * factor tol = 2 is the room for both. */
+static void reference(const struct ht_call *c, const double *opa, const double *opbt, int i,
+                      int j, double tol, double ref[2], double *bound, double c0[2])
+{
+  int k = c->k;
+  bool cx = ht_dtypes[c->dtype].cplx, beta0 = c->beta == 0.0 && c->beta_im == 0.0;
+  double sr = 0.0, si = 0.0, sa = 0.0;
+  for (int l = 0; opa != NULL && l < k; l++) {
+    const double *a = opa + 2 * ((size_t)i * k + l), *b = opbt + 2 * ((size_t)j * k + l);
+    if (cx) {
+      sr += a[0] * b[0] - a[1] * b[1];
+      si += a[0] * b[1] + a[1] * b[0];
+      sa += (fabs(a[0]) + fabs(a[1])) * (fabs(b[0]) + fabs(b[1]));
+    } else {
+      double p = a[0] * b[0];
+      sr += p;
+      sa += fabs(p);
+    }
+  }
+  c0[0] = beta0 ? 0.0 : ht_mat_get_part(&c->c, c->c.saved, i, j, 0);
+  c0[1] = beta0 || !cx ? 0.0 : ht_mat_get_part(&c->c, c->c.saved, i, j, 1);
+  double ar = c->alpha, ai = c->alpha_im, br = c->beta, bi = c->beta_im;
+  if (cx) {
+    ref[0] = (opa != NULL ? ar * sr - ai * si : 0.0) + (beta0 ? 0.0 : br * c0[0] - bi * c0[1]);
+    ref[1] = (opa != NULL ? ar * si + ai * sr : 0.0) + (beta0 ? 0.0 : br * c0[1] + bi * c0[0]);
+  } else {
+    ref[0] = (opa != NULL ? ar * sr : 0.0) + (beta0 ? 0.0 : br * c0[0]);
+    ref[1] = 0.0;
+  }
+  double alpha_abs = fabs(c->alpha) + fabs(c->alpha_im);
+  double beta_c0 = (fabs(c->beta) + fabs(c->beta_im)) * (fabs(c0[0]) + fabs(c0[1]));
+  *bound = ht_bound_dt(c->dtype, tol, k, alpha_abs, sa, beta_c0);
+}
+
+static void note_bad(struct ht_bad *st, int i, double d)
+{
+  if (st->count == 0 || d < st->delta_min)
+    st->delta_min = d;
+  if (st->count == 0 || d > st->delta_max)
+    st->delta_max = d;
+  st->count++;
+  st->max_row = i > st->max_row ? i : st->max_row;
+}
+
 /* Walk the m x n block against the reference; stop at the first bad
  * element unless st is given (then count them all).  The block cells of a
  * copy of C are reset from the snapshot, so that whatever differs after the
@@ -251,10 +314,12 @@ bool ht_element_ok(enum ht_dtype dt, double got, double ref, double bound)
 static bool check_block(const struct ht_call *c, double tol, struct ht_bad *st, char *why,
                         size_t why_len)
 {
-  int m = c->m, n = c->n, k = c->k;
-  bool use_ab = c->alpha != 0.0 && k > 0; /* alpha == 0: A and B are not part of C */
-  double *opa = use_ab ? dense_op(&c->a, c->ta != HT_N, m, k) : NULL;
-  double *opbt = use_ab ? dense_op(&c->b, c->tb == HT_N, n, k) : NULL;
+  int m = c->m, n = c->n, k = c->k, parts = ht_dtypes[c->dtype].cplx ? 2 : 1;
+  /* alpha == 0: A and B are not part of C */
+  bool use_ab = (c->alpha != 0.0 || c->alpha_im != 0.0) && k > 0;
+  bool ta = c->ta == HT_T || c->ta == HT_CT, tb = c->tb == HT_T || c->tb == HT_CT;
+  double *opa = use_ab ? dense_op(&c->a, ta, c->ta == HT_CT || c->ta == HT_CN, m, k) : NULL;
+  double *opbt = use_ab ? dense_op(&c->b, !tb, c->tb == HT_CT || c->tb == HT_CN, n, k) : NULL;
   unsigned char *merged = malloc(c->c.cells * c->c.esize);
   bool ok = merged != NULL && (!use_ab || (opa != NULL && opbt != NULL));
   if (!ok)
@@ -264,30 +329,19 @@ static bool check_block(const struct ht_call *c, double tol, struct ht_bad *st, 
   bool walk = ok;
   for (int j = 0; walk && j < n; j++)
     for (int i = 0; walk && i < m; i++) {
-      double s = 0.0, sa = 0.0;
-      for (int l = 0; use_ab && l < k; l++) {
-        double p = opa[(size_t)i * k + l] * opbt[(size_t)j * k + l];
-        s += p;
-        sa += fabs(p);
-      }
-      double c0 = c->beta != 0.0 ? ht_mat_get(&c->c, c->c.saved, i, j) : 0.0;
-      double ref = (use_ab ? c->alpha * s : 0.0) + (c->beta != 0.0 ? c->beta * c0 : 0.0);
-      double bound = ht_bound(tol, k, c->alpha, sa, c->beta * c0);
-      double got = ht_mat_get(&c->c, c->c.buf, i, j);
-      if (!ht_element_ok(c->dtype, got, ref, bound)) {
+      double ref[2], bound, c0[2];
+      reference(c, opa, opbt, i, j, tol, ref, &bound, c0);
+      for (int p = 0; walk && p < parts; p++) {
+        double got = ht_mat_get_part(&c->c, c->c.buf, i, j, p);
+        if (ht_element_ok(c->dtype, got, ref[p], bound))
+          continue;
         if (ok)
-          snprintf(why, why_len, "C(%d,%d) = %.9g, expected %.9g within %.3g (C0 %.9g)", i, j, got,
-                   ref, c->dtype == HT_H ? bound + fabs(ref) * 0x1p-11 : bound, c0);
+          snprintf(why, why_len, "C(%d,%d)%s = %.17g, expected %.17g within %.3g (C0 %.17g)", i, j,
+                   parts == 1 ? "" : p == 0 ? ".re" : ".im", got, ref[p],
+                   c->dtype == HT_H ? bound + fabs(ref[p]) * 0x1p-11 : bound, c0[p]);
         ok = false;
-        if (st != NULL) {
-          double d = got - ref;
-          if (st->count == 0 || d < st->delta_min)
-            st->delta_min = d;
-          if (st->count == 0 || d > st->delta_max)
-            st->delta_max = d;
-          st->count++;
-          st->max_row = i > st->max_row ? i : st->max_row;
-        }
+        if (st != NULL)
+          note_bad(st, i, got - ref[p]);
         walk = st != NULL;
       }
       size_t at = ht_mat_index(&c->c, i, j) * c->c.esize;
@@ -337,16 +391,20 @@ bool ht_call_bad(const struct ht_call *c, double tol, struct ht_bad *st, char *w
 
 void ht_call_describe(const struct ht_call *c, char *out, size_t len)
 {
-  static const char tn[] = "NTC";
+  static const char tn[] = "NTCR";
   size_t oa = (size_t)((unsigned char *)c->a.p - c->a.buf) / c->a.esize - HT_GUARD;
   size_t ob = (size_t)((unsigned char *)c->b.p - c->b.buf) / c->b.esize - HT_GUARD;
   size_t oc = (size_t)((unsigned char *)c->c.p - c->c.buf) / c->c.esize - HT_GUARD;
-  snprintf(out, len,
-           "%s%s %s %c%c m=%d n=%d k=%d alpha=%.9g beta=%.9g lda=%d ldb=%d ldc=%d offsets=%zu,%zu,%zu",
-           c->entry == HT_FORTRAN && c->no_underscore ? "sgemm" : ht_symbol(c->dtype, c->entry),
-           c->lower_case ? "(lower-case)" : "", c->order == HT_ROW ? "row" : "col",
-           tn[c->ta - HT_N], tn[c->tb - HT_N], c->m, c->n, c->k, c->alpha, c->beta, c->a.ld,
-           c->b.ld, c->c.ld, oa, ob, oc);
+  char scalars[96];
+  if (ht_dtypes[c->dtype].cplx)
+    snprintf(scalars, sizeof scalars, "alpha=(%.9g,%.9g) beta=(%.9g,%.9g)", c->alpha, c->alpha_im,
+             c->beta, c->beta_im);
+  else
+    snprintf(scalars, sizeof scalars, "alpha=%.9g beta=%.9g", c->alpha, c->beta);
+  snprintf(out, len, "%s%s %s %c%c m=%d n=%d k=%d %s lda=%d ldb=%d ldc=%d offsets=%zu,%zu,%zu",
+           ht_call_symbol(c), c->lower_case ? "(lower-case)" : "", c->order == HT_ROW ? "row" : "col",
+           tn[c->ta - HT_N], tn[c->tb - HT_N], c->m, c->n, c->k, scalars, c->a.ld, c->b.ld, c->c.ld,
+           oa, ob, oc);
 }
 
 /* ---- crashes ------------------------------------------------------------------ */

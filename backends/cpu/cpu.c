@@ -96,6 +96,7 @@ static bool try_load(const char *path, struct hop_cpu_state *st, char *why, size
    * them as hopblas must (netlib's CBLAS differs), so only OpenBLAS gets it. */
   if (dlsym(h, "openblas_get_config") != NULL) {
     struct hop_direct_entries *e = &st->direct;
+    st->takes_r = true;
     e->cblas_sgemm = (hop_cblas_sgemm_fn)dlsym(h, "cblas_sgemm");
     e->cblas_dgemm = (hop_cblas_dgemm_fn)dlsym(h, "cblas_dgemm");
     e->cblas_cgemm = (hop_cblas_xgemm_fn)dlsym(h, "cblas_cgemm");
@@ -189,10 +190,12 @@ static char trans_char(enum hop_trans t)
   return 'N';
 }
 
-/* One call of the loaded BLAS (or the reference), as it is. */
+/* One call of the loaded BLAS (or the reference), as it is.  'R' is
+ * OpenBLAS's alone (netlib's cgemm rejects it): elsewhere the reference. */
 static void blas_gemm(const struct hop_cpu_state *st, const struct hop_call *g)
 {
   char ta = trans_char(g->ta), tb = trans_char(g->tb);
+  bool blas_takes = st->takes_r || (g->ta != HOP_TRANS_R && g->tb != HOP_TRANS_R);
   switch (g->dtype) {
   case HOP_DTYPE_S:
     if (st->sgemm != NULL) {
@@ -212,7 +215,7 @@ static void blas_gemm(const struct hop_cpu_state *st, const struct hop_call *g)
     }
     break;
   case HOP_DTYPE_C:
-    if (st->cgemm != NULL) {
+    if (st->cgemm != NULL && blas_takes) {
       float alpha[2] = {(float)g->alpha.re, (float)g->alpha.im};
       float beta[2] = {(float)g->beta.re, (float)g->beta.im};
       st->cgemm(&ta, &tb, &g->m, &g->n, &g->k, alpha, g->a, &g->lda, g->b, &g->ldb, beta, g->c,
@@ -221,7 +224,7 @@ static void blas_gemm(const struct hop_cpu_state *st, const struct hop_call *g)
     }
     break;
   case HOP_DTYPE_Z:
-    if (st->zgemm != NULL) {
+    if (st->zgemm != NULL && blas_takes) {
       double alpha[2] = {g->alpha.re, g->alpha.im}, beta[2] = {g->beta.re, g->beta.im};
       st->zgemm(&ta, &tb, &g->m, &g->n, &g->k, alpha, g->a, &g->lda, g->b, &g->ldb, beta, g->c,
                 &g->ldc, 1, 1);

@@ -16,6 +16,7 @@ struct hop_cpu_state {
   hop_f77_dgemm_fn dgemm; /* each NULL: the built-in reference for that dtype */
   hop_f77_xgemm_fn cgemm, zgemm;
   struct hop_direct_entries direct; /* OpenBLAS's, for the fast path; all NULL otherwise */
+  bool takes_r; /* the BLAS knows OpenBLAS's 'R' (conjugate, no transpose): OpenBLAS only */
   char name[512];
   double peak_gflops;
 };
