@@ -223,10 +223,11 @@ hop_assert_engine() {
     }' "$1"
 }
 
-hop_engine_dtypes() {
-  case $1 in
-  cpu) echo s,d,c,z,h,sh ;;
-  opencl | videocore | videocore-emu) echo s,h,sh ;;
+hop_engine_dtypes() { # ENGINE [OPENCL_FAMILY]: the families other than generic have no double kernel
+  case $1:${2:-generic} in
+  cpu:*) echo s,d,c,z,h,sh ;;
+  opencl:generic) echo s,d,c,z,h,sh ;;
+  opencl:* | videocore:* | videocore-emu:*) echo s,c,h,sh ;;
   *) echo "" ;;
   esac
 }
