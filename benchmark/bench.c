@@ -52,13 +52,13 @@ const struct bench_engine bench_engines[] = {
 #endif
   {"cpu", "hopblas's CPU engine, forced through cblas_*gemm", {true, false}, bench_hopblas_open,
    bench_hopblas_run},
-  {"openblas", "OpenBLAS's cblas_sgemm (and cblas_shgemm where it has one), called directly",
+  {"openblas", "OpenBLAS's cblas_?gemm (s, d, c, z; shgemm where it has one), called directly",
    {true, false}, bench_openblas_open, bench_openblas_run},
 #ifdef HOP_WITH_OPENCL
   {"clblast", "CLBlast (libclblast.so.1) on hopblas's OpenCL device: buffers per call (host), "
               "or resident", {true, true}, bench_clblast_open, bench_clblast_run},
 #endif
-  {"nvblas", "NVBLAS sgemm_ (NVBLAS_LIB, NVBLAS_CONFIG_FILE)", {true, false}, bench_nvblas_open,
+  {"nvblas", "NVBLAS sgemm_, dgemm_, cgemm_, zgemm_ (NVBLAS_LIB, NVBLAS_CONFIG_FILE)", {true, false}, bench_nvblas_open,
    bench_nvblas_run},
   {NULL, NULL, {false, false}, NULL, NULL},
 };
@@ -79,7 +79,7 @@ static const char *const trans_names[4] = {"NN", "NT", "TN", "TT"};
 static int usage(FILE *out, int rc)
 {
   fprintf(out,
-          "usage: hopblas bench [--sizes N,MxNxK,...] [--engines E,...] [--dtype s,h,sh]\n"
+          "usage: hopblas bench [--sizes N,MxNxK,...] [--engines E,...] [--dtype s,d,c,z,h,sh]\n"
           "                     [--trans NN,NT,TN,TT] [--mode host|resident|both]\n"
           "                     [--alpha A] [--beta B] [--min-time S] [--reps N]\n"
           "                     [--stat median|best]\n"
@@ -252,7 +252,11 @@ static bool parse_row(char *line, struct bench_row *r)
   r->seconds = strtod(f[7], NULL), r->max_err = strtod(f[8], NULL);
   r->within = atoi(f[9]), r->skipped = atoi(f[10]);
   snprintf(r->note, sizeof r->note, "%s", n > 11 ? f[11] : "");
-  double flops = 2.0 * r->m * r->n * (double)r->k;
+  double per_fma = 2.0; /* 8 for complex: four real multiplies and four adds */
+  for (size_t d = 0; d < bench_dtype_count; d++)
+    if (strcmp(r->dtype, hop_dtype_name(bench_dtypes[d])) == 0)
+      per_fma = hop_dtype_info(bench_dtypes[d])->flops_per_fma;
+  double flops = per_fma * r->m * r->n * (double)r->k;
   r->gflops = !r->skipped && r->seconds > 0 ? flops / r->seconds * 1e-9 : 0;
   return true;
 }

@@ -28,7 +28,7 @@ struct bench_case {
 /* The operands of a case and its reference (sampled elements of C). */
 struct bench_data {
   struct bench_case cs;
-  void *a, *b, *c0; /* host operands (float or half); c0 is C before the call */
+  void *a, *b, *c0; /* host operands of the dtype; c0 is C before the call */
   void *c;          /* C the engine writes */
   size_t a_elems, b_elems, c_elems;
 };
@@ -36,7 +36,8 @@ struct bench_data {
 struct bench_result {
   double seconds; /* median of the timed calls */
   int reps;
-  double max_err; /* largest |C - ref| / (|alpha| (|A||B|)_ij + |beta C0_ij|) over samples */
+  double max_err; /* largest |C - ref| / (|alpha| (|A||B|)_ij + |beta C0_ij|) over samples
+                   * (complex: the larger part's, |x| = |re| + |im|) */
   bool within;    /* every sample within the contract's bound (c = 2) */
   char note[96];  /* which engine ran, or why the case was skipped */
   bool skipped;

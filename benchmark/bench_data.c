@@ -1,10 +1,10 @@
 /* The benchmark's operands, its reference and its clock.  The reference
  * is the contract's (doc/CONTRACT.md): C_ref in double, and an element is
  * right when |C - C_ref| <= 2 (k + 2) eps (|alpha| (|A||B|)_ij + |beta C0_ij|),
- * the half of a value within that for hgemm.  At n = 8192 a full double
+ * eps the dtype's accumulation (core/dtype.c), the half of a value within
+ * that for hgemm; complex parts each, with |x| taken as |re| + |im|.  At n = 8192 a full double
  * reference would take longer than the benchmark, so corners, edges and
  * random elements of C are checked (the same elements for every engine). */
-#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +15,8 @@
 
 enum { SAMPLES = 512 };
 
-const enum hop_dtype bench_dtypes[] = {HOP_DTYPE_S, HOP_DTYPE_H, HOP_DTYPE_SH};
+const enum hop_dtype bench_dtypes[] = {HOP_DTYPE_S, HOP_DTYPE_D, HOP_DTYPE_C,
+                                       HOP_DTYPE_Z, HOP_DTYPE_H, HOP_DTYPE_SH};
 const size_t bench_dtype_count = sizeof bench_dtypes / sizeof bench_dtypes[0];
 
 double bench_now(void)
@@ -36,14 +37,19 @@ static uint64_t next(uint64_t *s)
 
 static float uniform(uint64_t *s) { return (float)((double)(next(s) >> 11) * 0x1p-52 - 1.0); }
 
-static void fill(void *x, size_t n, size_t esize, uint64_t seed)
+/* Values of float's precision in every dtype (half's for half operands),
+ * so that s and d, c and z see the same numbers. */
+static void fill(void *x, size_t n, enum hop_dtype dt, bool is_c, uint64_t seed)
 {
+  bool cplx = hop_dtype_info(dt)->is_complex;
   for (size_t i = 0; i < n; i++) {
-    float v = uniform(&seed);
-    if (esize == 4)
-      ((float *)x)[i] = v;
+    struct hop_scalar v = {uniform(&seed), 0.0};
+    if (cplx)
+      v.im = uniform(&seed);
+    if (dt == HOP_DTYPE_SH && !is_c) /* sh: half A and B, float C */
+      ((uint16_t *)x)[i] = hop_float_to_half((float)v.re);
     else
-      ((uint16_t *)x)[i] = hop_float_to_half(v);
+      hop_dtype_store(dt, x, i, v);
   }
 }
 
@@ -63,9 +69,9 @@ bool bench_data_make(struct bench_data *d, const struct bench_case *c)
     bench_data_free(d);
     return false;
   }
-  fill(d->a, d->a_elems, eab, 1);
-  fill(d->b, d->b_elems, eab, 2);
-  fill(d->c0, d->c_elems, ec, 3);
+  fill(d->a, d->a_elems, c->dtype, false, 1);
+  fill(d->b, d->b_elems, c->dtype, false, 2);
+  fill(d->c0, d->c_elems, c->dtype, true, 3);
   bench_data_reset_c(d);
   return true;
 }
@@ -81,34 +87,39 @@ void bench_data_reset_c(struct bench_data *d)
   memcpy(d->c, d->c0, d->c_elems * hop_dtype_c_size(d->cs.dtype));
 }
 
-static double get(const void *x, size_t esize, size_t at)
-{
-  return esize == 4 ? (double)((const float *)x)[at]
-                    : (double)hop_half_to_float(((const uint16_t *)x)[at]);
-}
+static double magnitude(struct hop_scalar x) { return fabs(x.re) + fabs(x.im); }
 
 /* Element (i, j) of C against the double reference. */
 static void check_one(const struct bench_data *d, const void *c, int i, int j, double *err,
                       bool *within)
 {
   const struct bench_case *bc = &d->cs;
-  size_t eab = hop_dtype_ab_size(bc->dtype), ec = hop_dtype_c_size(bc->dtype);
-  double s = 0.0, sa = 0.0;
+  enum hop_dtype dt = bc->dtype;
+  struct hop_scalar s = {0.0, 0.0};
+  double sa = 0.0;
   for (int l = 0; l < bc->k; l++) {
-    double a = get(d->a, eab, bc->ta ? hop_at(l, i, bc->k) : hop_at(i, l, bc->m));
-    double b = get(d->b, eab, bc->tb ? hop_at(j, l, bc->n) : hop_at(l, j, bc->k));
-    s += a * b;
-    sa += fabs(a * b);
+    struct hop_scalar a = hop_dtype_load(dt, false, d->a, bc->ta ? hop_at(l, i, bc->k)
+                                                                 : hop_at(i, l, bc->m));
+    struct hop_scalar b = hop_dtype_load(dt, false, d->b, bc->tb ? hop_at(j, l, bc->n)
+                                                                 : hop_at(l, j, bc->k));
+    s.re += a.re * b.re - a.im * b.im;
+    s.im += a.re * b.im + a.im * b.re;
+    sa += magnitude(a) * magnitude(b);
   }
-  double c0 = get(d->c0, ec, hop_at(i, j, bc->m));
-  double ref = bc->alpha * s + (bc->beta != 0.0f ? bc->beta * c0 : 0.0);
-  double scale = fabs(bc->alpha) * sa + fabs(bc->beta * c0);
-  double bound = 2.0 * (bc->k + 2) * FLT_EPSILON * scale;
-  double got = get(c, ec, hop_at(i, j, bc->m));
-  bool ok = bc->dtype == HOP_DTYPE_H ? got >= hop_half_to_float(hop_float_to_half((float)(ref - bound))) &&
-                               got <= hop_half_to_float(hop_float_to_half((float)(ref + bound)))
-                           : fabs(got - ref) <= bound;
-  double e = scale > 0.0 ? fabs(got - ref) / scale : fabs(got - ref);
+  struct hop_scalar c0 = hop_dtype_load(dt, true, d->c0, hop_at(i, j, bc->m));
+  double beta = bc->beta != 0.0f ? bc->beta : 0.0; /* beta == 0: C0 is not read */
+  struct hop_scalar ref = {bc->alpha * s.re + beta * c0.re, bc->alpha * s.im + beta * c0.im};
+  double scale = fabs(bc->alpha) * sa + fabs(beta) * magnitude(c0);
+  double bound = 2.0 * (bc->k + 2) * hop_dtype_info(dt)->eps * scale;
+  struct hop_scalar got = hop_dtype_load(dt, true, c, hop_at(i, j, bc->m));
+  bool ok;
+  if (dt == HOP_DTYPE_H)
+    ok = got.re >= hop_half_to_float(hop_float_to_half((float)(ref.re - bound))) &&
+         got.re <= hop_half_to_float(hop_float_to_half((float)(ref.re + bound)));
+  else
+    ok = fabs(got.re - ref.re) <= bound && fabs(got.im - ref.im) <= bound;
+  double diff = fmax(fabs(got.re - ref.re), fabs(got.im - ref.im));
+  double e = scale > 0.0 ? diff / scale : diff;
   if (!(e <= *err)) /* NaN counts as the largest error */
     *err = isnan(e) ? INFINITY : e;
   *within = *within && ok;

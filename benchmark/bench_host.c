@@ -13,6 +13,12 @@
 
 void cblas_sgemm(int order, int ta, int tb, int m, int n, int k, float alpha, const float *a,
                  int lda, const float *b, int ldb, float beta, float *c, int ldc);
+void cblas_dgemm(int order, int ta, int tb, int m, int n, int k, double alpha, const double *a,
+                 int lda, const double *b, int ldb, double beta, double *c, int ldc);
+void cblas_cgemm(int order, int ta, int tb, int m, int n, int k, const void *alpha, const void *a,
+                 int lda, const void *b, int ldb, const void *beta, void *c, int ldc);
+void cblas_zgemm(int order, int ta, int tb, int m, int n, int k, const void *alpha, const void *a,
+                 int lda, const void *b, int ldb, const void *beta, void *c, int ldc);
 
 enum { COL = 102, NOTRANS = 111, TRANS = 112 };
 
@@ -64,15 +70,49 @@ static void last_route(char *out, size_t len)
   snprintf(out, len, "ran on %.*s: %.*s", (int)elen, p, (int)strcspn(why, "\""), why);
 }
 
+/* The case's alpha and beta by pointer, in the dtype's scalar type, as the
+ * complex CBLAS and every Fortran entry point take them. */
+struct scalars {
+  float s[2], c[2][2];
+  double d[2], z[2][2];
+  const void *alpha, *beta;
+};
+
+static void scalars_of(const struct bench_case *c, struct scalars *sc)
+{
+  *sc = (struct scalars){{c->alpha, c->beta}, {{c->alpha, 0.0f}, {c->beta, 0.0f}},
+                         {c->alpha, c->beta}, {{c->alpha, 0.0}, {c->beta, 0.0}}, NULL, NULL};
+  switch (c->dtype) {
+  case HOP_DTYPE_S:
+  case HOP_DTYPE_SH: sc->alpha = &sc->s[0], sc->beta = &sc->s[1]; return;
+  case HOP_DTYPE_D: sc->alpha = &sc->d[0], sc->beta = &sc->d[1]; return;
+  case HOP_DTYPE_C: sc->alpha = sc->c[0], sc->beta = sc->c[1]; return;
+  case HOP_DTYPE_Z: sc->alpha = sc->z[0], sc->beta = sc->z[1]; return;
+  case HOP_DTYPE_H: /* half scalars by value only (cblas_hgemm) */
+  case HOP_DTYPE_COUNT: return;
+  }
+}
+
 static bool hopblas_call(void *arg)
 {
   struct bench_data *d = arg;
   const struct bench_case *c = &d->cs;
   int ta = c->ta ? TRANS : NOTRANS, tb = c->tb ? TRANS : NOTRANS;
   int lda = c->ta ? c->k : c->m, ldb = c->tb ? c->n : c->k;
+  struct scalars sc;
+  scalars_of(c, &sc);
   switch (c->dtype) {
   case HOP_DTYPE_S:
     cblas_sgemm(COL, ta, tb, c->m, c->n, c->k, c->alpha, d->a, lda, d->b, ldb, c->beta, d->c, c->m);
+    return true;
+  case HOP_DTYPE_D:
+    cblas_dgemm(COL, ta, tb, c->m, c->n, c->k, c->alpha, d->a, lda, d->b, ldb, c->beta, d->c, c->m);
+    return true;
+  case HOP_DTYPE_C:
+    cblas_cgemm(COL, ta, tb, c->m, c->n, c->k, sc.alpha, d->a, lda, d->b, ldb, sc.beta, d->c, c->m);
+    return true;
+  case HOP_DTYPE_Z:
+    cblas_zgemm(COL, ta, tb, c->m, c->n, c->k, sc.alpha, d->a, lda, d->b, ldb, sc.beta, d->c, c->m);
     return true;
   case HOP_DTYPE_H:
     cblas_hgemm(COL, ta, tb, c->m, c->n, c->k, hop_float_to_half(c->alpha), d->a, lda, d->b, ldb,
@@ -82,9 +122,6 @@ static bool hopblas_call(void *arg)
     cblas_shgemm(COL, ta, tb, c->m, c->n, c->k, c->alpha, d->a, lda, d->b, ldb, c->beta, d->c,
                  c->m);
     return true;
-  case HOP_DTYPE_D: /* not in bench_dtypes yet */
-  case HOP_DTYPE_C:
-  case HOP_DTYPE_Z:
   case HOP_DTYPE_COUNT: break;
   }
   return false;
@@ -134,10 +171,15 @@ void bench_hopblas_run(const char *name, enum bench_mode mode, struct bench_data
 
 /* ---- OpenBLAS, loaded the way the CPU engine loads it -------------------------------- */
 
-static void (*openblas_sgemm)(int, int, int, int, int, int, float, const float *, int,
-                              const float *, int, float, float *, int);
-static void (*openblas_shgemm)(int, int, int, int, int, int, float, const uint16_t *, int,
-                               const uint16_t *, int, float, float *, int);
+typedef void (*cblas_real_fn)(int, int, int, int, int, int, float, const void *, int, const void *,
+                              int, float, void *, int);
+typedef void (*cblas_double_fn)(int, int, int, int, int, int, double, const void *, int,
+                                const void *, int, double, void *, int);
+typedef void (*cblas_complex_fn)(int, int, int, int, int, int, const void *, const void *, int,
+                                 const void *, int, const void *, void *, int);
+static cblas_real_fn openblas_sgemm, openblas_shgemm;
+static cblas_double_fn openblas_dgemm;
+static cblas_complex_fn openblas_cgemm, openblas_zgemm;
 
 bool bench_openblas_open(const char *name, char *why, size_t len)
 {
@@ -155,6 +197,9 @@ bool bench_openblas_open(const char *name, char *why, size_t len)
   void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
   if (h != NULL) {
     *(void **)&openblas_sgemm = dlsym(h, "cblas_sgemm");
+    *(void **)&openblas_dgemm = dlsym(h, "cblas_dgemm");
+    *(void **)&openblas_cgemm = dlsym(h, "cblas_cgemm");
+    *(void **)&openblas_zgemm = dlsym(h, "cblas_zgemm");
     *(void **)&openblas_shgemm = dlsym(h, "cblas_shgemm"); /* OpenBLAS >= 0.3.31 */
   }
   if (openblas_sgemm == NULL)
@@ -168,19 +213,49 @@ static bool openblas_call(void *arg)
   const struct bench_case *c = &d->cs;
   int ta = c->ta ? TRANS : NOTRANS, tb = c->tb ? TRANS : NOTRANS;
   int lda = c->ta ? c->k : c->m, ldb = c->tb ? c->n : c->k;
-  if (c->dtype == HOP_DTYPE_S)
-    openblas_sgemm(COL, ta, tb, c->m, c->n, c->k, c->alpha, d->a, lda, d->b, ldb, c->beta, d->c,
+  struct scalars sc;
+  scalars_of(c, &sc);
+  /* bench_openblas_run lets through only the dtypes this OpenBLAS has */
+  switch (c->dtype) {
+  case HOP_DTYPE_S:
+  case HOP_DTYPE_SH:
+    (c->dtype == HOP_DTYPE_S ? openblas_sgemm : openblas_shgemm)(
+      COL, ta, tb, c->m, c->n, c->k, c->alpha, d->a, lda, d->b, ldb, c->beta, d->c, c->m);
+    return true;
+  case HOP_DTYPE_D:
+    openblas_dgemm(COL, ta, tb, c->m, c->n, c->k, c->alpha, d->a, lda, d->b, ldb, c->beta, d->c,
                    c->m);
-  else /* bench_openblas_run lets only s and sh through */
-    openblas_shgemm(COL, ta, tb, c->m, c->n, c->k, c->alpha, d->a, lda, d->b, ldb, c->beta, d->c,
-                    c->m);
-  return true;
+    return true;
+  case HOP_DTYPE_C:
+  case HOP_DTYPE_Z:
+    (c->dtype == HOP_DTYPE_C ? openblas_cgemm : openblas_zgemm)(
+      COL, ta, tb, c->m, c->n, c->k, sc.alpha, d->a, lda, d->b, ldb, sc.beta, d->c, c->m);
+    return true;
+  case HOP_DTYPE_H:
+  case HOP_DTYPE_COUNT: break;
+  }
+  return false;
+}
+
+/* The symbol of each dtype in this OpenBLAS (NULL: it has none). */
+static void *openblas_fn(enum hop_dtype dt)
+{
+  switch (dt) {
+  case HOP_DTYPE_S: return (void *)openblas_sgemm;
+  case HOP_DTYPE_D: return (void *)openblas_dgemm;
+  case HOP_DTYPE_C: return (void *)openblas_cgemm;
+  case HOP_DTYPE_Z: return (void *)openblas_zgemm;
+  case HOP_DTYPE_SH: return (void *)openblas_shgemm;
+  case HOP_DTYPE_H:
+  case HOP_DTYPE_COUNT: break;
+  }
+  return NULL;
 }
 
 void bench_openblas_run(const char *name, enum bench_mode mode, struct bench_data *d,
                         const struct bench_opts *o, struct bench_result *r)
 {
-  if (d->cs.dtype == HOP_DTYPE_H || (d->cs.dtype == HOP_DTYPE_SH && openblas_shgemm == NULL)) {
+  if (openblas_fn(d->cs.dtype) == NULL) {
     r->skipped = true;
     snprintf(r->note, sizeof r->note, "this OpenBLAS has no %sgemm",
              hop_dtype_name(d->cs.dtype));
@@ -189,11 +264,12 @@ void bench_openblas_run(const char *name, enum bench_mode mode, struct bench_dat
   host_run(openblas_call, d, o, r);
 }
 
-/* ---- NVBLAS: sgemm_ only (it intercepts the Fortran names, not cblas) -------------- */
+/* ---- NVBLAS: the Fortran names (it intercepts those, not cblas) --------------------- */
 
-static void (*nvblas_sgemm)(const char *, const char *, const int *, const int *, const int *,
-                            const float *, const float *, const int *, const float *, const int *,
-                            const float *, float *, const int *);
+typedef void (*fortran_gemm_fn)(const char *, const char *, const int *, const int *, const int *,
+                                const void *, const void *, const int *, const void *,
+                                const int *, const void *, void *, const int *);
+static fortran_gemm_fn nvblas_gemm[HOP_DTYPE_COUNT];
 
 bool bench_nvblas_open(const char *name, char *why, size_t len)
 {
@@ -204,11 +280,15 @@ bool bench_nvblas_open(const char *name, char *why, size_t len)
     return false;
   }
   void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-  if (h != NULL)
-    *(void **)&nvblas_sgemm = dlsym(h, "sgemm_");
-  if (nvblas_sgemm == NULL)
+  if (h != NULL) {
+    *(void **)&nvblas_gemm[HOP_DTYPE_S] = dlsym(h, "sgemm_");
+    *(void **)&nvblas_gemm[HOP_DTYPE_D] = dlsym(h, "dgemm_");
+    *(void **)&nvblas_gemm[HOP_DTYPE_C] = dlsym(h, "cgemm_");
+    *(void **)&nvblas_gemm[HOP_DTYPE_Z] = dlsym(h, "zgemm_");
+  }
+  if (nvblas_gemm[HOP_DTYPE_S] == NULL)
     snprintf(why, len, "%s not loadable (set NVBLAS_LIB)", path);
-  return nvblas_sgemm != NULL;
+  return nvblas_gemm[HOP_DTYPE_S] != NULL;
 }
 
 static bool nvblas_call(void *arg)
@@ -216,17 +296,19 @@ static bool nvblas_call(void *arg)
   struct bench_data *d = arg;
   const struct bench_case *c = &d->cs;
   int lda = c->ta ? c->k : c->m, ldb = c->tb ? c->n : c->k;
-  nvblas_sgemm(c->ta ? "T" : "N", c->tb ? "T" : "N", &c->m, &c->n, &c->k, &c->alpha, d->a, &lda,
-               d->b, &ldb, &c->beta, d->c, &c->m);
+  struct scalars sc;
+  scalars_of(c, &sc);
+  nvblas_gemm[c->dtype](c->ta ? "T" : "N", c->tb ? "T" : "N", &c->m, &c->n, &c->k, sc.alpha, d->a,
+                        &lda, d->b, &ldb, sc.beta, d->c, &c->m);
   return true;
 }
 
 void bench_nvblas_run(const char *name, enum bench_mode mode, struct bench_data *d,
                       const struct bench_opts *o, struct bench_result *r)
 {
-  if (d->cs.dtype != HOP_DTYPE_S) {
+  if (nvblas_gemm[d->cs.dtype] == NULL) {
     r->skipped = true;
-    snprintf(r->note, sizeof r->note, "NVBLAS has sgemm only");
+    snprintf(r->note, sizeof r->note, "NVBLAS has no %sgemm_", hop_dtype_name(d->cs.dtype));
     return;
   }
   host_run(nvblas_call, d, o, r);

@@ -3,7 +3,11 @@
  * transfers): hopblas's kernels through the engine's resident entries
  * (core/engine_tools.h: the engine places the operands, an image family
  * packing them once, before the timing), and CLBlast's
- * CLBlastSgemm/CLBlastHgemm on the engine's own context and queue.
+ * CLBlast's ?gemm on the engine's own context and queue.  A complex case
+ * on hopblas's kernels is the real GEMM of its real embedding
+ * (core/complex_real.c): the planes are written on the host, that real
+ * GEMM alone is timed on device buffers of them, and C = alpha P + beta C
+ * is formed on the host once, for the check; the note says so.
  * CLBlast also has a host mode: buffers created, written and read back on
  * every call, as its netlib wrapper does.  libclblast is loaded at run
  * time (Debian libclblast1), so the build does not need it. */
@@ -16,15 +20,15 @@
 #include "engine_tools.h"
 #include "hop.h"
 
-/* The case as an engine sees a call: dense column-major operands, C
- * holding its value before the call. */
+/* The case as an engine sees a call: dense column-major operands, C in
+ * d->c (holding C0 once bench_data_reset_c has run). */
 static struct hop_call case_call(struct bench_data *d)
 {
   const struct bench_case *c = &d->cs;
   return (struct hop_call){.dtype = c->dtype, .symbol = "bench", .ta = c->ta,
                            .tb = c->tb, .m = c->m, .n = c->n, .k = c->k, .alpha = {c->alpha, 0.0},
                            .beta = {c->beta, 0.0}, .a = d->a, .lda = c->ta ? c->k : c->m, .b = d->b,
-                           .ldb = c->tb ? c->n : c->k, .c = d->c0, .ldc = c->m};
+                           .ldb = c->tb ? c->n : c->k, .c = d->c, .ldc = c->m};
 }
 
 /* The first call's C back on the host, checked; then the timed calls. */
@@ -83,19 +87,59 @@ static bool resident_read(void *arg, void *c)
   return rt->resident_read(((struct resident_run *)arg)->res, c);
 }
 
+/* The real call on device buffers, its first result read back into
+ * g->c, then the timed calls; false (the case skipped) when it could not run. */
+static bool resident_time(const struct hop_call *g, const struct bench_opts *o,
+                          struct bench_result *r)
+{
+  struct resident_run rr = {rt->resident_open(rt_state, g, r->note, sizeof r->note), NULL};
+  if (rr.res == NULL)
+    return false;
+  bool ok = resident_call(&rr) && resident_read(&rr, g->c) && bench_time(resident_call, &rr, o, r);
+  if (!ok && r->note[0] == '\0')
+    snprintf(r->note, sizeof r->note, "failed: %s", rr.failed ? rr.failed : "read-back");
+  if (ok && r->note[0] == '\0')
+    rt->resident_note(rr.res, r->note, sizeof r->note);
+  rt->resident_close(rr.res);
+  return ok;
+}
+
+struct complex_run {
+  const struct bench_opts *o;
+  struct bench_result *r;
+  int m, n, k; /* the real call's shape */
+};
+
+/* hop_complex_by_real's real call: timed resident, its C' left in the planes. */
+static enum hop_status complex_real_call(void *arg, const struct hop_call *real)
+{
+  struct complex_run *cr = arg;
+  cr->m = real->m, cr->n = real->n, cr->k = real->k;
+  return resident_time(real, cr->o, cr->r) ? HOP_OK : HOP_ERR_DEVICE;
+}
+
 void bench_resident_run(const char *name, enum bench_mode mode, struct bench_data *d,
                         const struct bench_opts *o, struct bench_result *r)
 {
-  struct hop_call g = case_call(d);
-  struct resident_run rr = {rt->resident_open(rt_state, &g, r->note, sizeof r->note), NULL};
-  if (rr.res == NULL) {
+  bench_data_reset_c(d);
+  struct hop_call g = case_call(d); /* C0 goes up; the result comes back into d->c */
+  bool cplx = hop_dtype_info(g.dtype)->is_complex;
+  struct complex_run cr = {o, r, 0, 0, 0};
+  bool ok = cplx ? hop_complex_by_real(&g, complex_real_call, &cr) == HOP_OK
+                 : resident_time(&g, o, r);
+  if (!ok) {
     r->skipped = true;
+    if (r->note[0] == '\0')
+      snprintf(r->note, sizeof r->note, "the real embedding could not be made (memory)");
     return;
   }
-  measure(resident_call, &rr, resident_read, &rr.failed, d, o, r);
-  if (r->note[0] == '\0')
-    rt->resident_note(rr.res, r->note, sizeof r->note);
-  rt->resident_close(rr.res);
+  bench_check(d, d->c, r);
+  if (cplx) {
+    char what[96];
+    snprintf(what, sizeof what, "%s", r->note);
+    snprintf(r->note, sizeof r->note, "real %dx%dx%d %sgemm of the planes timed; %.50s", cr.m, cr.n,
+             cr.k, g.dtype == HOP_DTYPE_Z ? "d" : "s", what);
+  }
 }
 
 /* ---- CLBlast, on the engine's context and queue -------------------------------------- */
@@ -175,8 +219,9 @@ static bool handles_up(char *why, size_t len)
   return false;
 }
 
-/* CLBlast's hgemm needs half arithmetic (a word of CL_DEVICE_EXTENSIONS). */
-static bool has_fp16(void)
+/* CLBlast's hgemm needs half arithmetic, its dgemm and zgemm double (words
+ * of CL_DEVICE_EXTENSIONS). */
+static bool has_extension(const char *word)
 {
   size_t need = 0;
   char *all = NULL;
@@ -187,20 +232,23 @@ static bool has_fp16(void)
   all[0] = ' ';
   if (clGetDeviceInfo(cl_dev, CL_DEVICE_EXTENSIONS, need, all + 1, NULL) == CL_SUCCESS) {
     all[need] = ' ';
-    found = strstr(all, " cl_khr_fp16 ") != NULL;
+    char padded[64];
+    snprintf(padded, sizeof padded, " %s ", word);
+    found = strstr(all, padded) != NULL;
   }
   free(all);
   return found;
 }
 
-typedef int (*clblast_sgemm_fn)(int, int, int, size_t, size_t, size_t, float, cl_mem, size_t,
-                                size_t, cl_mem, size_t, size_t, float, cl_mem, size_t, size_t,
-                                cl_command_queue *, cl_event *);
-typedef int (*clblast_hgemm_fn)(int, int, int, size_t, size_t, size_t, cl_half, cl_mem, size_t,
-                                size_t, cl_mem, size_t, size_t, cl_half, cl_mem, size_t, size_t,
-                                cl_command_queue *, cl_event *);
-static clblast_sgemm_fn clblast_sgemm;
-static clblast_hgemm_fn clblast_hgemm;
+/* CLBlast's C API: one signature, the scalar type of each precision. */
+#define CLBLAST_GEMM(name, scalar)                                                                \
+  static int (*name)(int, int, int, size_t, size_t, size_t, scalar, cl_mem, size_t, size_t, cl_mem, \
+                     size_t, size_t, scalar, cl_mem, size_t, size_t, cl_command_queue *, cl_event *)
+CLBLAST_GEMM(clblast_sgemm, float);
+CLBLAST_GEMM(clblast_hgemm, cl_half);
+CLBLAST_GEMM(clblast_dgemm, double);
+CLBLAST_GEMM(clblast_cgemm, cl_float2);
+CLBLAST_GEMM(clblast_zgemm, cl_double2);
 static int clblast_status;
 
 bool bench_clblast_open(const char *name, char *why, size_t len)
@@ -210,6 +258,9 @@ bool bench_clblast_open(const char *name, char *why, size_t len)
   if (h != NULL) {
     *(void **)&clblast_sgemm = dlsym(h, "CLBlastSgemm");
     *(void **)&clblast_hgemm = dlsym(h, "CLBlastHgemm");
+    *(void **)&clblast_dgemm = dlsym(h, "CLBlastDgemm");
+    *(void **)&clblast_cgemm = dlsym(h, "CLBlastCgemm");
+    *(void **)&clblast_zgemm = dlsym(h, "CLBlastZgemm");
   }
   if (clblast_sgemm == NULL) {
     snprintf(why, len, "%s not loadable (Debian: libclblast1)", path);
@@ -225,12 +276,34 @@ static bool clblast_call(void *arg)
   int ta = c->ta ? 112 : 111, tb = c->tb ? 112 : 111;
   size_t lda = c->ta ? c->k : c->m, ldb = c->tb ? c->n : c->k;
   cl_event ev = NULL;
-  clblast_status = c->dtype == HOP_DTYPE_S
-                     ? clblast_sgemm(102, ta, tb, c->m, c->n, c->k, c->alpha, res->a, 0, lda,
-                                     res->b, 0, ldb, c->beta, res->c, 0, c->m, &res->q, &ev)
-                     : clblast_hgemm(102, ta, tb, c->m, c->n, c->k, hop_float_to_half(c->alpha),
-                                     res->a, 0, lda, res->b, 0, ldb, hop_float_to_half(c->beta),
-                                     res->c, 0, c->m, &res->q, &ev);
+  cl_float2 ac = {{c->alpha, 0.0f}}, bc = {{c->beta, 0.0f}};
+  cl_double2 az = {{c->alpha, 0.0}}, bz = {{c->beta, 0.0}};
+  clblast_status = -1; /* bench_clblast_run lets through only what CLBlast has */
+  switch (c->dtype) {
+  case HOP_DTYPE_S:
+    clblast_status = clblast_sgemm(102, ta, tb, c->m, c->n, c->k, c->alpha, res->a, 0, lda, res->b,
+                                   0, ldb, c->beta, res->c, 0, c->m, &res->q, &ev);
+    break;
+  case HOP_DTYPE_D:
+    clblast_status = clblast_dgemm(102, ta, tb, c->m, c->n, c->k, c->alpha, res->a, 0, lda, res->b,
+                                   0, ldb, c->beta, res->c, 0, c->m, &res->q, &ev);
+    break;
+  case HOP_DTYPE_C:
+    clblast_status = clblast_cgemm(102, ta, tb, c->m, c->n, c->k, ac, res->a, 0, lda, res->b, 0,
+                                   ldb, bc, res->c, 0, c->m, &res->q, &ev);
+    break;
+  case HOP_DTYPE_Z:
+    clblast_status = clblast_zgemm(102, ta, tb, c->m, c->n, c->k, az, res->a, 0, lda, res->b, 0,
+                                   ldb, bz, res->c, 0, c->m, &res->q, &ev);
+    break;
+  case HOP_DTYPE_H:
+    clblast_status = clblast_hgemm(102, ta, tb, c->m, c->n, c->k, hop_float_to_half(c->alpha),
+                                   res->a, 0, lda, res->b, 0, ldb, hop_float_to_half(c->beta),
+                                   res->c, 0, c->m, &res->q, &ev);
+    break;
+  case HOP_DTYPE_SH:
+  case HOP_DTYPE_COUNT: break;
+  }
   if (ev != NULL) {
     clWaitForEvents(1, &ev);
     clReleaseEvent(ev);
@@ -254,14 +327,26 @@ static bool clblast_host_call(void *arg)
 void bench_clblast_run(const char *name, enum bench_mode mode, struct bench_data *d,
                        const struct bench_opts *o, struct bench_result *r)
 {
-  if (d->cs.dtype == HOP_DTYPE_SH || (d->cs.dtype == HOP_DTYPE_H && clblast_hgemm == NULL)) {
+  const char *need = NULL; /* the device's extension the dtype needs */
+  bool have = false;
+  switch (d->cs.dtype) {
+  case HOP_DTYPE_S: have = true; break;
+  case HOP_DTYPE_D: have = clblast_dgemm != NULL, need = "cl_khr_fp64"; break;
+  case HOP_DTYPE_C: have = clblast_cgemm != NULL; break;
+  case HOP_DTYPE_Z: have = clblast_zgemm != NULL, need = "cl_khr_fp64"; break;
+  case HOP_DTYPE_H: have = clblast_hgemm != NULL, need = "cl_khr_fp16"; break;
+  case HOP_DTYPE_SH:
+  case HOP_DTYPE_COUNT: break;
+  }
+  if (!have) {
     r->skipped = true;
     snprintf(r->note, sizeof r->note, "CLBlast has no %sgemm", hop_dtype_name(d->cs.dtype));
     return;
   }
-  if (d->cs.dtype == HOP_DTYPE_H && !has_fp16()) {
+  if (need != NULL && !has_extension(need)) {
     r->skipped = true;
-    snprintf(r->note, sizeof r->note, "CLBlast's hgemm needs cl_khr_fp16, which the device lacks");
+    snprintf(r->note, sizeof r->note, "CLBlast's %sgemm needs %s, which the device lacks",
+             hop_dtype_name(d->cs.dtype), need);
     return;
   }
   if (mode == BENCH_HOST) {

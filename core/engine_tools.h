@@ -49,6 +49,7 @@ struct hop_calibration {
   double link_bytes_s;   /* host <-> device bandwidth, when transfers counts */
   bool transfers;        /* calls move operands over a link (else zero-copy or host memory) */
   struct hop_curve rate; /* GFLOPS of whole calls by size */
+  struct hop_curve rate_d; /* the same for dgemm calls; n = 0 when not measured */
   char why[80];          /* on failure: what went wrong */
 };
 

@@ -249,6 +249,12 @@ static bool calibrate(size_t index, void *state, const int *sizes, double budget
   else
     printf("  %s: setup %.0f us, zero-copy (no transfers), GFLOPS by size %s\n", be->name,
            c->setup_s * 1e6, text);
+  if (c->rate_d.n > 0) {
+    hop_curve_format(&c->rate_d, text, sizeof text);
+    printf("  %s double (d, z): GFLOPS by size %s\n", be->name, text);
+  } else {
+    printf("  %s double (d, z): not measured\n", be->name);
+  }
   if (be->is_device)
     crossover(be, state, c, host);
   return true;

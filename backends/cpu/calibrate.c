@@ -102,16 +102,20 @@ void hop_calib_cpu_scope(char *buf, size_t len)
            PACKAGE_VERSION);
 }
 
-bool hop_calib_cpu_curve(struct hop_curve *c)
+/* The record of each curve: float's, and double's beside it (a cache
+ * written before double was measured has none, and stays readable). */
+static const char *curve_name(bool dbl) { return dbl ? "cpu.rate.d" : "cpu.rate"; }
+
+bool hop_calib_cpu_curve(bool dbl, struct hop_curve *c)
 {
   char scope[HOP_TUNE_SCOPE_MAX], value[HOP_TUNE_VALUE_MAX];
   hop_calib_cpu_scope(scope, sizeof scope);
-  if (!hop_tune_get(scope, "cpu.rate", value, sizeof value))
+  if (!hop_tune_get(scope, curve_name(dbl), value, sizeof value))
     return false;
   if (hop_curve_parse(value, c))
     return true;
-  hop_log(1, "tuning cache: the CPU curve \"%.60s\" is out of bounds; using the built-in model",
-          value);
+  hop_log(1, "tuning cache: the CPU %s \"%.60s\" is out of bounds; using the %s",
+          dbl ? "double curve" : "curve", value, dbl ? "float curve" : "built-in model");
   return false;
 }
 
@@ -124,12 +128,14 @@ static double now(void)
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* Best seconds of one n x n x n sgemm on the CPU engine: 3 runs, more
- * until 50 ms have passed (within the deadline), so the clock's resolution
- * and a stray interruption do not count; the best run is the machine's. */
-static double time_cpu(int n, float *a, float *b, float *c, double deadline)
+/* Best seconds of one n x n x n sgemm or dgemm on the CPU engine: 3 runs,
+ * more until 50 ms have passed (within the deadline), so the clock's
+ * resolution and a stray interruption do not count; the best run is the
+ * machine's. */
+static double time_cpu(bool dbl, int n, void *a, void *b, void *c, double deadline)
 {
-  struct hop_call g = {.dtype = HOP_DTYPE_S, .symbol = "tune", .m = n, .n = n, .k = n,
+  struct hop_call g = {.dtype = dbl ? HOP_DTYPE_D : HOP_DTYPE_S, .symbol = "tune", .m = n,
+                       .n = n, .k = n,
                        .alpha = {1.0, 0.0}, .beta = {0.0, 0.0}, .a = a, .lda = n, .b = b, .ldb = n,
                        .c = c, .ldc = n};
   hop_fallback_run(&g); /* warm-up: threads started, pages touched */
@@ -143,38 +149,33 @@ static double time_cpu(int n, float *a, float *b, float *c, double deadline)
   return best;
 }
 
-bool hop_calib_cpu_measure(const int *sizes, double budget_s, struct hop_curve *out,
-                           void (*progress)(int done, int count, void *arg), void *arg)
+/* One curve (float or double) at the sizes until the deadline. */
+static bool measure_curve(bool dbl, const int *sizes, int count, size_t elems, double deadline,
+                          struct hop_curve *out, void (*progress)(int, int, void *), void *arg,
+                          int *done, int steps)
 {
-  int count = 0, largest = 0;
-  while (sizes[count] > 0 && count < HOP_CURVE_POINTS) {
-    largest = sizes[count] > largest ? sizes[count] : largest;
-    count++;
-  }
-  size_t elems = (size_t)largest * (size_t)largest;
-  float *a = malloc(elems * sizeof *a), *b = malloc(elems * sizeof *b),
-        *c = malloc(elems * sizeof *c);
+  void *a = malloc(elems * 8), *b = malloc(elems * 8), *c = malloc(elems * 8);
   out->n = 0;
-  if (a == NULL || b == NULL || c == NULL) {
-    free(a), free(b), free(c);
-    return false;
+  for (size_t i = 0; a != NULL && b != NULL && c != NULL && i < elems; i++) {
+    double x = (double)((i * 7919u) % 1000u) / 1000.0 - 0.5;
+    double y = (double)((i * 104729u) % 1000u) / 1000.0 - 0.5;
+    if (dbl)
+      ((double *)a)[i] = x, ((double *)b)[i] = y;
+    else
+      ((float *)a)[i] = (float)x, ((float *)b)[i] = (float)y;
   }
-  for (size_t i = 0; i < elems; i++) {
-    a[i] = (float)((i * 7919u) % 1000u) / 1000.0f - 0.5f;
-    b[i] = (float)((i * 104729u) % 1000u) / 1000.0f - 0.5f;
-  }
-  double deadline = now() + budget_s;
   /* Sizes up to 512 always: they are quick, and the crossover is usually among them. */
-  for (int i = 0; i < count && (now() < deadline || sizes[i] <= 512); i++) {
+  for (int i = 0; a != NULL && b != NULL && c != NULL && i < count &&
+                  (now() < deadline || sizes[i] <= 512); i++) {
     int n = sizes[i];
-    double t = time_cpu(n, a, b, c, deadline);
+    double t = time_cpu(dbl, n, a, b, c, deadline);
     if (out->n == 0 || n > out->size[out->n - 1]) {
       out->size[out->n] = n;
       out->gflops[out->n] = 2.0 * n * (double)n * n / t * 1e-9;
       out->n++;
     }
     if (progress != NULL)
-      progress(i + 1, count, arg);
+      progress(++*done, steps, arg);
   }
   free(a), free(b), free(c);
   if (out->n == 0)
@@ -182,23 +183,62 @@ bool hop_calib_cpu_measure(const int *sizes, double budget_s, struct hop_curve *
   char scope[HOP_TUNE_SCOPE_MAX], value[HOP_TUNE_VALUE_MAX];
   hop_calib_cpu_scope(scope, sizeof scope);
   hop_curve_format(out, value, sizeof value);
-  hop_tune_put(scope, "cpu.rate", value);
+  hop_tune_put(scope, curve_name(dbl), value);
   return true;
+}
+
+bool hop_calib_cpu_measure(const int *sizes, double budget_s, struct hop_curve *out,
+                           struct hop_curve *out_d,
+                           void (*progress)(int done, int count, void *arg), void *arg)
+{
+  int count = 0, largest = 0, done = 0;
+  while (sizes[count] > 0 && count < HOP_CURVE_POINTS) {
+    largest = sizes[count] > largest ? sizes[count] : largest;
+    count++;
+  }
+  size_t elems = (size_t)largest * (size_t)largest;
+  double start = now();
+  /* Float first, in two thirds of the time; double in what is left. */
+  bool ok = measure_curve(false, sizes, count, elems, start + budget_s * 2.0 / 3.0, out, progress,
+                          arg, &done, 2 * count);
+  out_d->n = 0;
+  if (ok)
+    measure_curve(true, sizes, count, elems, start + budget_s, out_d, progress, arg, &done,
+                  2 * count);
+  return ok;
 }
 
 /* ---- the CPU engine's prediction -------------------------------------------- */
 
 static struct {
   pthread_once_t once;
-  bool have;
-  struct hop_curve curve;
+  bool have, have_d;
+  struct hop_curve curve, curve_d;
 } cpu_cal = {PTHREAD_ONCE_INIT};
 
 static void cpu_cal_load(void)
 {
-  cpu_cal.have = hop_tune_mode() != HOP_TUNE_OFF && hop_calib_cpu_curve(&cpu_cal.curve);
+  cpu_cal.have = hop_tune_mode() != HOP_TUNE_OFF && hop_calib_cpu_curve(false, &cpu_cal.curve);
+  cpu_cal.have_d = cpu_cal.have && hop_calib_cpu_curve(true, &cpu_cal.curve_d);
   if (cpu_cal.have)
-    hop_log(2, "cpu: predictions from the calibrated curve (%d sizes)", cpu_cal.curve.n);
+    hop_log(2, "cpu: predictions from the calibrated curve (%d sizes; double: %d)",
+            cpu_cal.curve.n, cpu_cal.have_d ? cpu_cal.curve_d.n : 0);
+}
+
+/* d and z on the double curve where it was measured, s, c and the half
+ * types on the float one. */
+static const struct hop_curve *curve_for(enum hop_dtype dt)
+{
+  switch (dt) {
+  case HOP_DTYPE_D:
+  case HOP_DTYPE_Z: return cpu_cal.have_d ? &cpu_cal.curve_d : &cpu_cal.curve;
+  case HOP_DTYPE_S:
+  case HOP_DTYPE_C:
+  case HOP_DTYPE_H:
+  case HOP_DTYPE_SH:
+  case HOP_DTYPE_COUNT: break;
+  }
+  return &cpu_cal.curve;
 }
 
 double hop_calib_cpu_seconds(const struct hop_call *g)
@@ -207,15 +247,15 @@ double hop_calib_cpu_seconds(const struct hop_call *g)
   if (!cpu_cal.have)
     return -1.0;
   double size = cbrt((double)g->m * g->n * g->k);
-  return hop_call_flops(g) / (hop_curve_gflops(&cpu_cal.curve, size) * 1e9);
+  return hop_call_flops(g) / (hop_curve_gflops(curve_for(g->dtype), size) * 1e9);
 }
 
-bool hop_calib_cpu_describe(char *buf, size_t len)
+bool hop_calib_cpu_describe(bool dbl, char *buf, size_t len)
 {
   pthread_once(&cpu_cal.once, cpu_cal_load);
-  if (!cpu_cal.have)
+  if (!cpu_cal.have || (dbl && !cpu_cal.have_d))
     return false;
-  hop_curve_format(&cpu_cal.curve, buf, len);
+  hop_curve_format(dbl ? &cpu_cal.curve_d : &cpu_cal.curve, buf, len);
   return true;
 }
 
@@ -236,7 +276,8 @@ static bool cpu_calibrate(void *state, const int *sizes, double budget_s,
 {
   (void)state;
   *out = (struct hop_calibration){.transfers = false};
-  bool ok = hop_calib_cpu_measure(sizes, budget_s, &out->rate, cpu_steps, (void *)progress);
+  bool ok = hop_calib_cpu_measure(sizes, budget_s, &out->rate, &out->rate_d, cpu_steps,
+                                  (void *)progress);
   hop_tune_flush();
   if (!ok)
     snprintf(out->why, sizeof out->why, "out of memory or no time left");

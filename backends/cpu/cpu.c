@@ -310,9 +310,13 @@ static void cpu_describe(void *state, FILE *out)
 {
   const struct hop_cpu_state *st = state;
   char curve[HOP_TUNE_VALUE_MAX];
-  if (hop_calib_cpu_describe(curve, sizeof curve))
+  if (hop_calib_cpu_describe(false, curve, sizeof curve)) {
     fprintf(out, "    model (calibrated by `hopblas tune`): GFLOPS by size %s\n", curve);
-  else
+    if (hop_calib_cpu_describe(true, curve, sizeof curve))
+      fprintf(out, "    double (d, z) GFLOPS by size %s\n", curve);
+    else
+      fprintf(out, "    double (d, z): not calibrated; the float curve\n");
+  } else
     fprintf(out, "    model peak (untuned default): %.0f GFLOPS\n", st->peak_gflops);
 }
 

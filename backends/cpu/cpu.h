@@ -27,20 +27,23 @@ extern const struct hop_backend hop_backend_cpu;
 const char *hop_cpu_blas_name(void);
 
 /* ---- the CPU's calibration (calibrate.c), in the tuning cache ---------- */
-/* The CPU engine's measured curve (calibrate.c); false when none is cached. */
-bool hop_calib_cpu_curve(struct hop_curve *c);
+/* The CPU engine's measured curve of sgemm (dbl false) or dgemm calls
+ * (calibrate.c); false when none is cached. */
+bool hop_calib_cpu_curve(bool dbl, struct hop_curve *c);
 /* The scope of the CPU's calibration: CPU model, cores, BLAS library, threads. */
 void hop_calib_cpu_scope(char *buf, size_t len);
 /* Measure the CPU engine at the sizes (0-terminated), within a budget of
- * seconds; store the curve.  progress(i, count, arg) after each size. */
+ * seconds, in float (out) and then double (out_d); store the curves.
+ * progress(i, count, arg) after each size of either. */
 bool hop_calib_cpu_measure(const int *sizes, double budget_s, struct hop_curve *out,
+                           struct hop_curve *out_d,
                            void (*progress)(int done, int count, void *arg), void *arg);
 
 /* For the CPU engine: predicted seconds from the cached curve, negative
  * when there is none (or HOPBLAS_TUNE=off); read once per process. */
 double hop_calib_cpu_seconds(const struct hop_call *g);
-/* The curve in use as text; false when the built-in model is. */
-bool hop_calib_cpu_describe(char *buf, size_t len);
+/* The float (or double) curve in use as text; false when there is none. */
+bool hop_calib_cpu_describe(bool dbl, char *buf, size_t len);
 /* Its calibration for `hopblas tune`, the vtable's tools. */
 extern const struct hop_engine_tools hop_cpu_tools;
 

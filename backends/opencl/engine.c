@@ -130,14 +130,13 @@ static double ocl_predict(void *state, const struct hop_call *g)
     break;
   case HOP_DTYPE_S:
   case HOP_DTYPE_H:
-  case HOP_DTYPE_SH: {
-    double calibrated = hop_ocl_calib_seconds(st, g); /* measured by `hopblas tune` */
-    if (calibrated >= 0.0)
-      return calibrated;
-    break;
-  }
+  case HOP_DTYPE_SH: break;
   case HOP_DTYPE_COUNT: return -1.0;
   }
+  /* Measured by `hopblas tune` (d on its own curve, where it was measured). */
+  double calibrated = hop_ocl_calib_seconds(st, g);
+  if (calibrated >= 0.0)
+    return calibrated;
   double m = g->m, n = g->n, k = g->k;
   double size = cbrt(m * n * k);
   double rate = st->model.peak_flops * size / (size + st->model.half_size);

@@ -129,6 +129,10 @@ struct hop_resident *hop_ocl_resident_open(void *state, const struct hop_call *g
   struct hop_ocl_state *st = state;
   if (!select_params(st, g, note, len))
     return NULL;
+  if (g->dtype == HOP_DTYPE_D && st->prog.kernel[HOP_OCL_DGEMM] == NULL) {
+    snprintf(note, len, "double (d, z): %s", st->prog.fp64);
+    return NULL;
+  }
   struct hop_resident *r = calloc(1, sizeof *r);
   if (r == NULL) {
     snprintf(note, len, "out of host memory");
@@ -153,7 +157,7 @@ bool hop_ocl_resident_call(struct hop_resident *r, const char **failed)
   const struct hop_call *g = &r->g;
   struct hop_ocl_launch l = {
     .m = g->m, .n = g->n, .k = g->k, .alpha = (float)g->alpha.re, .beta = (float)g->beta.re,
-    .ta = g->ta, .tb = g->tb, .a = r->a, .b = r->b, .cin = r->c, .cout = r->c,
+    .alpha_d = g->alpha.re, .beta_d = g->beta.re, .ta = g->ta, .tb = g->tb, .a = r->a, .b = r->b, .cin = r->c, .cout = r->c,
     .lda = r->lda, .ldb = r->ldb, .ldcin = g->ldc, .ldcout = g->ldc,
   };
   if (!hop_ocl_kernel_for(g->dtype, false, &l.kernel)) {

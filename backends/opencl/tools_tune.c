@@ -129,6 +129,7 @@ static bool ocl_calibrate(void *state, const int *sizes, double budget_s,
   out->setup_s = c.setup_s;
   out->link_bytes_s = c.link_bytes_s;
   out->rate = c.rate;
+  out->rate_d = c.have_d ? c.rate_d : (struct hop_curve){0};
   return true;
 }
 

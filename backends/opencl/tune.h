@@ -139,7 +139,9 @@ bool hop_tune_table_lookup(const struct hop_ocl_state *st, const struct hop_tune
 struct hop_ocl_calib {
   bool have;
   double setup_s, link_bytes_s;
-  struct hop_curve rate; /* effective GFLOPS of whole calls, by size */
+  struct hop_curve rate;   /* effective GFLOPS of whole calls, by size */
+  bool have_d;             /* the double kernel's curve too (a record of its own) */
+  struct hop_curve rate_d; /* the same for dgemm calls */
 };
 void hop_ocl_calib_load(struct hop_ocl_state *st, struct hop_ocl_calib *c);
 bool hop_ocl_calib_measure(struct hop_ocl_state *st, const int *sizes, double budget_s,

@@ -9,7 +9,12 @@
  *          to 64 MiB (staged memory only; zero-copy moves no bytes)
  *   rate   per size, flops over what remains of a whole call's time once
  *          setup and transfers are taken away: the model then gives back
- *          the measured time at every calibrated size */
+ *          the measured time at every calibrated size
+ *   rate.d the same for dgemm calls, where the double kernel exists: a
+ *          GPU's double rate is anywhere from 1/2 to 1/64 of its float
+ *          rate.  A record of its own, so that a cache written before it
+ *          stays readable (d then takes the float curve times the
+ *          device's default share). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,6 +67,11 @@ void hop_ocl_calib_load(struct hop_ocl_state *st, struct hop_ocl_calib *c)
   if (!ok)
     hop_log(1, "tuning cache: the OpenCL calibration is out of bounds; using the built-in model");
   c->have = ok;
+  if (ok && hop_tune_get(scope, "cal.rate.d", rate, sizeof rate)) {
+    c->have_d = hop_curve_parse(rate, &c->rate_d);
+    if (!c->have_d)
+      hop_log(1, "tuning cache: the OpenCL double curve is out of bounds; d uses the float curve");
+  }
 }
 
 double hop_ocl_calib_seconds(const struct hop_ocl_state *st, const struct hop_call *g)
@@ -70,8 +80,10 @@ double hop_ocl_calib_seconds(const struct hop_ocl_state *st, const struct hop_ca
   if (c == NULL || !c->have)
     return -1.0;
   double size = cbrt((double)g->m * g->n * g->k);
-  return c->setup_s + bytes_moved(st, g) / c->link_bytes_s +
-         hop_call_flops(g) / (hop_curve_gflops(&c->rate, size) * 1e9);
+  double gflops = hop_curve_gflops(&c->rate, size);
+  if (g->dtype == HOP_DTYPE_D)
+    gflops = c->have_d ? hop_curve_gflops(&c->rate_d, size) : gflops * st->model.fp64_ratio;
+  return c->setup_s + bytes_moved(st, g) / c->link_bytes_s + hop_call_flops(g) / (gflops * 1e9);
 }
 
 /* ---- measuring ------------------------------------------------------------ */
@@ -132,52 +144,90 @@ static double link_bandwidth(struct hop_ocl_state *st)
   return 2.0 * (double)bytes / (best[0] + best[1]);
 }
 
-bool hop_ocl_calib_measure(struct hop_ocl_state *st, const int *sizes, double budget_s,
-                           struct hop_ocl_calib *out,
-                           void (*progress)(int done, int count, void *arg), void *arg)
+/* A, B and C of the largest size in g's dtype (float or double). */
+static bool operands(struct hop_call *g, size_t elems)
 {
-  int count = 0, largest = 16;
-  while (sizes[count] > 0 && count < HOP_CURVE_POINTS)
-    largest = sizes[count] > largest ? sizes[count] : largest, count++;
-  size_t elems = (size_t)largest * (size_t)largest;
-  float *a = malloc(elems * sizeof *a), *b = malloc(elems * sizeof *b),
-        *c = malloc(elems * sizeof *c);
-  *out = (struct hop_ocl_calib){.link_bytes_s = 1e13};
-  if (a == NULL || b == NULL || c == NULL) {
-    free(a), free(b), free(c);
+  bool dbl = g->dtype == HOP_DTYPE_D;
+  void *a = malloc(elems * 8), *b = malloc(elems * 8), *c = malloc(elems * 8);
+  g->a = a, g->b = b, g->c = c;
+  if (a == NULL || b == NULL || c == NULL)
     return false;
+  for (size_t i = 0; i < elems; i++) {
+    double x = (double)(i % 61u) / 61.0 - 0.5, y = (double)(i % 53u) / 53.0 - 0.5;
+    if (dbl)
+      ((double *)a)[i] = x, ((double *)b)[i] = y;
+    else
+      ((float *)a)[i] = (float)x, ((float *)b)[i] = (float)y;
   }
-  for (size_t i = 0; i < elems; i++)
-    a[i] = (float)(i % 61u) / 61.0f - 0.5f, b[i] = (float)(i % 53u) / 53.0f - 0.5f;
-  double deadline = now() + budget_s;
-  if (st->memory == HOP_OCL_STAGED)
-    out->link_bytes_s = link_bandwidth(st);
-  struct hop_call g = {.dtype = HOP_DTYPE_S, .symbol = "calibrate", .m = 16, .n = 16, .k = 16,
-                       .alpha = {1.0, 0.0}, .beta = {0.0, 0.0}, .a = a, .lda = 16, .b = b, .ldb = 16,
-                       .c = c, .ldc = 16};
-  out->setup_s = time_call(st, &g, deadline);
-  bool ok = out->setup_s > 0 && out->link_bytes_s > 0;
-  /* Sizes up to 512 always: they are quick, and the crossover is usually among them. */
-  for (int i = 0; ok && i < count && (now() < deadline || sizes[i] <= 512); i++) {
+  return true;
+}
+
+static void operands_free(struct hop_call *g)
+{
+  free((void *)g->a), free((void *)g->b), free(g->c);
+}
+
+/* The rate at each size in g's dtype into curve; steps done are counted
+ * from *done.  Sizes up to 512 always: they are quick, and the crossover
+ * is usually among them. */
+static void ladder(struct hop_ocl_state *st, struct hop_call *g, const int *sizes, int count,
+                   double deadline, const struct hop_ocl_calib *cal, struct hop_curve *curve,
+                   void (*progress)(int done, int count, void *arg), void *arg, int *done,
+                   int steps)
+{
+  for (int i = 0; i < count && (now() < deadline || sizes[i] <= 512); i++) {
     int n = sizes[i];
-    g.m = g.n = g.k = g.lda = g.ldb = g.ldc = n;
-    double t = time_call(st, &g, deadline);
+    g->m = g->n = g->k = g->lda = g->ldb = g->ldc = n;
+    double t = time_call(st, g, deadline);
     if (t <= 0)
       break;
     /* What the kernels took once the fixed cost and the transfers are paid (at
      * least a fifth of the call: transfers overlap kernels on the staged path). */
-    double kernel = fmax(t - out->setup_s - bytes_moved(st, &g) / out->link_bytes_s, 0.2 * t);
-    if (out->rate.n == 0 || n > out->rate.size[out->rate.n - 1]) {
-      out->rate.size[out->rate.n] = n;
-      out->rate.gflops[out->rate.n++] = hop_call_flops(&g) / kernel * 1e-9;
+    double kernel = fmax(t - cal->setup_s - bytes_moved(st, g) / cal->link_bytes_s, 0.2 * t);
+    if (curve->n == 0 || n > curve->size[curve->n - 1]) {
+      curve->size[curve->n] = n;
+      curve->gflops[curve->n++] = hop_call_flops(g) / kernel * 1e-9;
     }
     if (progress != NULL)
-      progress(i + 1, count, arg);
+      progress(++*done, steps, arg);
   }
-  free(a), free(b), free(c);
-  out->have = ok && out->rate.n > 0;
+}
+
+bool hop_ocl_calib_measure(struct hop_ocl_state *st, const int *sizes, double budget_s,
+                           struct hop_ocl_calib *out,
+                           void (*progress)(int done, int count, void *arg), void *arg)
+{
+  int count = 0, largest = 16, done = 0;
+  while (sizes[count] > 0 && count < HOP_CURVE_POINTS)
+    largest = sizes[count] > largest ? sizes[count] : largest, count++;
+  size_t elems = (size_t)largest * (size_t)largest;
+  *out = (struct hop_ocl_calib){.link_bytes_s = 1e13};
+  struct hop_call g = {.dtype = HOP_DTYPE_S, .symbol = "calibrate", .m = 16, .n = 16, .k = 16,
+                       .alpha = {1.0, 0.0}, .beta = {0.0, 0.0}, .lda = 16, .ldb = 16, .ldc = 16};
+  if (!operands(&g, elems)) {
+    operands_free(&g);
+    return false;
+  }
+  double start = now(), deadline = start + budget_s;
+  if (st->memory == HOP_OCL_STAGED)
+    out->link_bytes_s = link_bandwidth(st);
+  out->setup_s = time_call(st, &g, deadline);
+  /* The double kernel, when the first call's program has one, gets a
+   * third of the time: its curve has the same sizes. */
+  bool dbl = st->prog.kernel[HOP_OCL_DGEMM] != NULL && st->model.fp64_ratio > 0.0;
+  int steps = dbl ? 2 * count : count;
+  if (out->setup_s > 0 && out->link_bytes_s > 0)
+    ladder(st, &g, sizes, count, dbl ? start + budget_s * 2.0 / 3.0 : deadline, out, &out->rate,
+           progress, arg, &done, steps);
+  operands_free(&g);
+  out->have = out->setup_s > 0 && out->link_bytes_s > 0 && out->rate.n > 0;
   if (!out->have)
     return false;
+  g = (struct hop_call){.dtype = HOP_DTYPE_D, .symbol = "calibrate", .alpha = {1.0, 0.0}};
+  if (dbl && operands(&g, elems))
+    ladder(st, &g, sizes, count, deadline, out, &out->rate_d, progress, arg, &done, steps);
+  operands_free(&g);
+  out->have_d = out->rate_d.n > 0;
   char scope[HOP_TUNE_SCOPE_MAX], text[HOP_TUNE_VALUE_MAX];
   scope_of(st, scope, sizeof scope);
   snprintf(text, sizeof text, "%.6g", out->setup_s);
@@ -186,6 +236,10 @@ bool hop_ocl_calib_measure(struct hop_ocl_state *st, const int *sizes, double bu
   hop_tune_put(scope, "cal.link", text);
   hop_curve_format(&out->rate, text, sizeof text);
   hop_tune_put(scope, "cal.rate", text);
+  if (out->have_d) {
+    hop_curve_format(&out->rate_d, text, sizeof text);
+    hop_tune_put(scope, "cal.rate.d", text);
+  }
   hop_tune_flush();
   struct hop_ocl_calib *mine = hop_ocl_tune_calib(st);
   if (mine != NULL)
@@ -205,12 +259,20 @@ void hop_ocl_calib_describe(const struct hop_ocl_state *st, const struct hop_ocl
     if (staged)
       fprintf(out, "link %.2f GB/s\n", c->link_bytes_s * 1e-9);
     fprintf(out, "  kernel GFLOPS by size: %s\n", curve);
+    if (c->have_d) {
+      hop_curve_format(&c->rate_d, curve, sizeof curve);
+      fprintf(out, "  double (d, z) GFLOPS by size: %s\n", curve);
+    } else {
+      fprintf(out, "  double (d, z): not calibrated; %.3g of the float rate (default share)\n",
+              st->model.fp64_ratio);
+    }
     return;
   }
   fprintf(out, "  cost model (untuned default): setup %.0f us, %s, %.1f GFLOPS at large sizes "
                "(half of it at n = %.0f)\n",
           st->model.setup_s * 1e6, staged ? "link counted" : "no transfers",
           st->model.peak_flops * 1e-9, st->model.half_size);
+  fprintf(out, "  double (d, z): %.3g of that rate (default share)\n", st->model.fp64_ratio);
   if (staged)
     fprintf(out, "  link: %.1f GB/s (untuned default)\n", st->model.link_bytes_s * 1e-9);
 }
