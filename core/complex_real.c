@@ -16,7 +16,9 @@
  * same way (the 3M method saves a quarter of the products but loosens the
  * bound; it is not used). */
 #include <limits.h>
+#include <pthread.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "hop.h"
 
@@ -53,11 +55,11 @@ struct planes {
   void *a, *b, *c;
 };
 
-/* Write A' and B' (column-major, dense). */
-static void write_planes(const struct hop_call *g, bool dbl, const struct planes *p)
+/* A' from columns [l0, l1) of op(A). */
+static void write_a(const struct hop_call *g, bool dbl, const struct planes *p, int l0, int l1)
 {
-  int m = g->m, n = g->n, k = g->k;
-  for (int l = 0; l < k; l++)
+  int m = g->m, k = g->k;
+  for (int l = l0; l < l1; l++)
     for (int i = 0; i < m; i++) {
       double re, im;
       op_elem(g, 0, dbl, i, l, &re, &im);
@@ -71,7 +73,13 @@ static void write_planes(const struct hop_call *g, bool dbl, const struct planes
         put(p->a, dbl, hop_at(m + i, k + l, 2 * m), re);
       }
     }
-  for (int j = 0; j < n; j++)
+}
+
+/* B' from columns [j0, j1) of op(B). */
+static void write_b(const struct hop_call *g, bool dbl, const struct planes *p, int j0, int j1)
+{
+  int n = g->n, k = g->k;
+  for (int j = j0; j < j1; j++)
     for (int l = 0; l < k; l++) {
       double re, im;
       op_elem(g, 1, dbl, l, j, &re, &im);
@@ -87,12 +95,12 @@ static void write_planes(const struct hop_call *g, bool dbl, const struct planes
     }
 }
 
-/* C = alpha P + beta C from C' (beta == 0: C is not read). */
-static void combine(const struct hop_call *g, bool dbl, const struct planes *p)
+/* C = alpha P + beta C from C', columns [j0, j1) (beta == 0: C is not read). */
+static void combine(const struct hop_call *g, bool dbl, const struct planes *p, int j0, int j1)
 {
   bool beta_zero = hop_scalar_is_zero(g->beta);
   double ar = g->alpha.re, ai = g->alpha.im, br = g->beta.re, bi = g->beta.im;
-  for (int j = 0; j < g->n; j++)
+  for (int j = j0; j < j1; j++)
     for (int i = 0; i < g->m; i++) {
       size_t re_at = p->double_b ? hop_at(i, j, g->m) : hop_at(i, j, 2 * g->m);
       size_t im_at = p->double_b ? hop_at(i, g->n + j, g->m) : hop_at(g->m + i, j, 2 * g->m);
@@ -108,6 +116,57 @@ static void combine(const struct hop_call *g, bool dbl, const struct planes *p)
       put(g->c, dbl, 2 * at, vr);
       put(g->c, dbl, 2 * at + 1, vi);
     }
+}
+
+/* The host's passes over the planes, on the cores: a large call's planes
+ * take as long to write as the device takes to multiply them.  Columns are
+ * shared out; a thread that cannot be started leaves its share to this one. */
+enum pass { PASS_A, PASS_B, PASS_COMBINE };
+struct share {
+  const struct hop_call *g;
+  const struct planes *p;
+  bool dbl;
+  enum pass pass;
+  int j0, j1;
+};
+
+static void *run_share(void *arg)
+{
+  const struct share *s = arg;
+  switch (s->pass) {
+  case PASS_A: write_a(s->g, s->dbl, s->p, s->j0, s->j1); break;
+  case PASS_B: write_b(s->g, s->dbl, s->p, s->j0, s->j1); break;
+  case PASS_COMBINE: combine(s->g, s->dbl, s->p, s->j0, s->j1); break;
+  }
+  return NULL;
+}
+
+enum { MAX_THREADS = 16, ELEMENTS_PER_THREAD = 1 << 18 };
+
+static void in_parallel(const struct hop_call *g, bool dbl, const struct planes *p, enum pass pass,
+                        int cols, size_t per_col)
+{
+  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  size_t want = (size_t)cols * per_col / ELEMENTS_PER_THREAD;
+  int t = (int)(want < 1 ? 1 : want > MAX_THREADS ? MAX_THREADS : want);
+  t = cores > 0 && t > cores ? (int)cores : t;
+  t = t > cols ? (cols > 0 ? cols : 1) : t;
+  struct share sh[MAX_THREADS];
+  pthread_t tid[MAX_THREADS];
+  bool started[MAX_THREADS] = {false};
+  for (int i = 0; i < t; i++) {
+    sh[i] = (struct share){g, p, dbl, pass, (int)((long long)cols * i / t),
+                           (int)((long long)cols * (i + 1) / t)};
+    if (i > 0)
+      started[i] = pthread_create(&tid[i], NULL, run_share, &sh[i]) == 0;
+  }
+  run_share(&sh[0]);
+  for (int i = 1; i < t; i++) {
+    if (started[i])
+      pthread_join(tid[i], NULL);
+    else
+      run_share(&sh[i]);
+  }
 }
 
 enum hop_status hop_complex_by_real(const struct hop_call *g,
@@ -128,14 +187,15 @@ enum hop_status hop_complex_by_real(const struct hop_call *g,
   p.c = malloc((size_t)p.m2 * (size_t)p.n2 * e);
   enum hop_status rc = HOP_ERR_NOMEM;
   if (p.a != NULL && p.b != NULL && p.c != NULL) {
-    write_planes(g, dbl, &p);
+    in_parallel(g, dbl, &p, PASS_A, g->k, (size_t)g->m);
+    in_parallel(g, dbl, &p, PASS_B, g->n, (size_t)g->k);
     struct hop_call real = {.op = HOP_OP_GEMM, .dtype = dbl ? HOP_DTYPE_D : HOP_DTYPE_S,
                             .symbol = g->symbol, .row_major = g->row_major, .m = p.m2, .n = p.n2,
                             .k = p.k2, .alpha = {1.0, 0.0}, .beta = {0.0, 0.0}, .a = p.a,
                             .lda = p.m2, .b = p.b, .ldb = p.k2, .c = p.c, .ldc = p.m2};
     rc = real_run(ctx, &real);
     if (rc == HOP_OK)
-      combine(g, dbl, &p);
+      in_parallel(g, dbl, &p, PASS_COMBINE, g->n, (size_t)g->m);
   }
   free(p.a), free(p.b), free(p.c);
   return rc;

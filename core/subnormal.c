@@ -74,8 +74,9 @@ bool hop_subnormal_inputs(const struct hop_call *g)
     return false;
   if (scalar_subnormal(g->alpha) || scalar_subnormal(g->beta))
     return true;
-  if (ab > 0 && (matrix_subnormal(g->a, ab * (g->ta ? g->k : g->m), g->ta ? g->m : g->k, ab * g->lda) ||
-                 matrix_subnormal(g->b, ab * (g->tb ? g->n : g->k), g->tb ? g->k : g->n, ab * g->ldb)))
+  bool ta = hop_transposed(g->ta), tb = hop_transposed(g->tb); /* 'R' is not transposed */
+  if (ab > 0 && (matrix_subnormal(g->a, ab * (ta ? g->k : g->m), ta ? g->m : g->k, ab * g->lda) ||
+                 matrix_subnormal(g->b, ab * (tb ? g->n : g->k), tb ? g->k : g->n, ab * g->ldb)))
     return true;
   return c > 0 && !hop_scalar_is_zero(g->beta) && matrix_subnormal(g->c, c * g->m, g->n, c * g->ldc);
 }

@@ -61,13 +61,13 @@ static void *abs_product(const struct hop_call *g)
   }
   for (size_t l = 0; l < k; l++)
     for (size_t i = 0; i < m; i++) {
-      size_t at = g->ta ? hop_at(l, i, g->lda) : hop_at(i, l, g->lda);
+      size_t at = hop_transposed(g->ta) ? hop_at(l, i, g->lda) : hop_at(i, l, g->lda);
       struct hop_scalar v = {magnitude(hop_dtype_load(g->dtype, false, g->a, at)), 0.0};
       hop_dtype_store(bt, a, i + l * m, v);
     }
   for (size_t j = 0; j < n; j++)
     for (size_t l = 0; l < k; l++) {
-      size_t at = g->tb ? hop_at(j, l, g->ldb) : hop_at(l, j, g->ldb);
+      size_t at = hop_transposed(g->tb) ? hop_at(j, l, g->ldb) : hop_at(l, j, g->ldb);
       struct hop_scalar v = {magnitude(hop_dtype_load(g->dtype, false, g->b, at)), 0.0};
       hop_dtype_store(bt, b, l + j * k, v);
     }

@@ -223,10 +223,10 @@ hop_assert_engine() {
     }' "$1"
 }
 
-hop_engine_dtypes() { # ENGINE [OPENCL_FAMILY]: the families other than generic have no double kernel
+hop_engine_dtypes() { # ENGINE [OPENCL_FAMILY]: the image families have no double kernel
   case $1:${2:-generic} in
   cpu:*) echo s,d,c,z,h,sh ;;
-  opencl:generic) echo s,d,c,z,h,sh ;;
+  opencl:generic | opencl:nvidia) echo s,d,c,z,h,sh ;;
   opencl:* | videocore:* | videocore-emu:*) echo s,c,h,sh ;;
   *) echo "" ;;
   esac

@@ -100,7 +100,8 @@ static void ocl_release(void *state)
 static bool no_fp64(const struct hop_ocl_state *st)
 {
   return st->model.fp64_ratio == 0.0 ||
-         (st->prog.tried && st->prog.status == HOP_OK && st->prog.kernel[HOP_OCL_DGEMM] == NULL);
+         (st->prog.tried && st->prog.status == HOP_OK &&
+          !hop_ocl_program_has(&st->prog, HOP_OCL_DGEMM));
 }
 
 /* The real GEMM a complex call runs as (core/complex_real.c): the same flops. */
@@ -155,7 +156,7 @@ static enum hop_status run_real(void *state, const struct hop_call *g)
 {
   struct hop_ocl_state *st = state;
   enum hop_status rc = hop_ocl_tune_select(st, g);
-  if (rc == HOP_OK && g->dtype == HOP_DTYPE_D && st->prog.kernel[HOP_OCL_DGEMM] == NULL)
+  if (rc == HOP_OK && g->dtype == HOP_DTYPE_D && !hop_ocl_program_has(&st->prog, HOP_OCL_DGEMM))
     rc = HOP_DECLINED; /* why: `hopblas info`'s fp64 line */
   if (rc == HOP_OK) {
     hop_ocl_family_call_begin(st);

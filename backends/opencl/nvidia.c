@@ -67,7 +67,14 @@ static const struct hop_ocl_nv_unit fma_wide[4] = {
    * H200, doc/PERFORMANCE.md). */
   f16x2 = {"f16x2-128x128", "nv_hgemm_f16x2.cl", "", true,
            {[HOP_OCL_HGEMM] = "hgemm_nv_f16x2", [HOP_OCL_SHGEMM] = "shgemm_nv_f16x2"},
-           {128, 128, 16, 256, 1, 0, 0, 0, 0, 0}, 235, 1, -1};
+           {128, 128, 16, 256, 1, 0, 0, 0, 0, 0}, 235, 1, -1},
+  /* dgemm (and zgemm's real GEMM) on the FP64 units: the generic family's
+   * kernel built in double, 64x64 tiles of 16x16 items (9.9 TFLOPS at
+   * n = 8192 on the H200, doc/PERFORMANCE.md); the fp64 tensor cores
+   * (mma.sync f64) are still to come. */
+  fp64 = {"fp64-64x64", "gemm_generic.cl", "-DHOP_FP64", false,
+          {[HOP_OCL_DGEMM] = "dgemm_generic_tiled"}, {64, 64, 16, 16, 16, 4, 4, 4, 0, 0}, 37, 2,
+          -1};
 
 /* What st->prog.unit[] holds, in order.  nv_pick (nvidia_pick.c) chooses among those that
  * serve a launch's dtype and transpose pair. */
@@ -84,6 +91,9 @@ int hop_ocl_nv_unit_list(const struct hop_ocl_nv *nv, const struct hop_ocl_nv_un
     out[n++] = &fma_short;
   }
   out[n++] = nv->f16x2 ? &f16x2 : &mma;
+  if (nv->fp64)
+    out[n++] = &fp64;
+  _Static_assert(4 + 3 + 1 + 1 <= HOP_OCL_UNITS, "the table outgrew HOP_OCL_UNITS");
   return n;
 }
 

@@ -92,7 +92,8 @@ static struct nv_choice nv_pick(const struct hop_ocl_state *st, const struct hop
     if (pr->unit[u].kernel[l->kernel] == NULL ||
         (list[u]->pair >= 0 && list[u]->pair != 2 * l->ta + l->tb))
       continue;
-    long last = pr->unit[u].kernel[ks] != NULL ? most : 1;
+    /* The split's workspace and sums are float: double launches are never split. */
+    long last = pr->unit[u].kernel[ks] != NULL && l->kernel != HOP_OCL_DGEMM ? most : 1;
     for (long s = asked > 0 ? last : 1; s <= last; s++) {
       int fit = slices_fitting(s > 1 ? (int)s : 1, l->k, pr->unit[u].params.kwg);
       double t = launch_seconds(list[u], l, units, fit);

@@ -111,6 +111,7 @@ bool hop_ocl_nv_setup(struct hop_ocl_state *st, char *why, size_t len)
   if (sgemm != NULL && *sgemm != '\0' && !nv->tf32 && strcmp(sgemm, "fma") != 0)
     hop_log(1, "HOPBLAS_OPENCL_NV_SGEMM=%.40s is not fma|3xtf32; using fma", sgemm);
   nv->emulate = hop_config_int("HOPBLAS_OPENCL_NV_EMULATE", 0, 1, 0) == 1;
+  nv->fp64 = hop_ocl_has_extension(hop_ocl_device(st), "cl_khr_fp64");
   /* Half arithmetic is opt-in, as in the image families; `products` has no
    * kernel here (the tensor cores already take half products). */
   const char *fp16 = hop_config_get("HOPBLAS_OPENCL_FP16");

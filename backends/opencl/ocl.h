@@ -51,7 +51,7 @@ enum hop_ocl_kernel { HOP_OCL_SGEMM, HOP_OCL_HGEMM, HOP_OCL_SHGEMM, HOP_OCL_DGEM
 
 /* One program of a family that owns several (family.h, units), and its
  * kernels: they launch like the generic family's, with these parameters. */
-enum { HOP_OCL_UNITS = 8 };
+enum { HOP_OCL_UNITS = 12 }; /* the nvidia family has 9 */
 struct hop_ocl_unit {
   cl_program program;
   cl_kernel kernel[HOP_OCL_KERNELS]; /* NULL: not in this program */
@@ -203,6 +203,8 @@ cl_int hop_ocl_generic_enqueue_with(struct hop_ocl_state *st, cl_kernel kn,
 /* program.c: build once (cache or source); HOP_DECLINED after a failed build. */
 enum hop_status hop_ocl_program_ready(struct hop_ocl_state *st);
 void hop_ocl_program_release(struct hop_ocl_program *p);
+/* Does the program (or one of a family's several) hold kernel k? */
+bool hop_ocl_program_has(const struct hop_ocl_program *pr, enum hop_ocl_kernel k);
 /* One program from the binary cache (keyed by label, source and options),
  * else from source, then stored; NULL with why on failure. */
 cl_program hop_ocl_program_build(struct hop_ocl_state *st, const char *label, const char *src,

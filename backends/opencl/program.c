@@ -295,6 +295,16 @@ static enum hop_status build_units(struct hop_ocl_state *st, char *why, size_t l
   return HOP_OK;
 }
 
+bool hop_ocl_program_has(const struct hop_ocl_program *pr, enum hop_ocl_kernel k)
+{
+  if (pr->kernel[k] != NULL)
+    return true;
+  for (int u = 0; u < pr->units; u++)
+    if (pr->unit[u].kernel[k] != NULL)
+      return true;
+  return false;
+}
+
 enum hop_status hop_ocl_program_ready(struct hop_ocl_state *st)
 {
   struct hop_ocl_program *pr = &st->prog;
@@ -304,8 +314,13 @@ enum hop_status hop_ocl_program_ready(struct hop_ocl_state *st)
   char why[240] = "";
   if (st->family->units != NULL) {
     pr->status = build_units(st, why, sizeof why);
-    snprintf(pr->fp64, sizeof pr->fp64, "no: the %s family has no double kernel",
-             st->family->name);
+    if (hop_ocl_program_has(pr, HOP_OCL_DGEMM))
+      snprintf(pr->fp64, sizeof pr->fp64, "yes (a program of the %s family)", st->family->name);
+    else if (!hop_ocl_has_extension(hop_ocl_device(st), "cl_khr_fp64"))
+      snprintf(pr->fp64, sizeof pr->fp64, "no: the device lacks cl_khr_fp64");
+    else
+      snprintf(pr->fp64, sizeof pr->fp64, "no: the %s family has no double kernel",
+               st->family->name);
   }
   else
     pr->status = build_with(st, &st->params, why, sizeof why);

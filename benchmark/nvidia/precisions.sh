@@ -1,0 +1,29 @@
+#!/bin/sh
+# d, c and z on the NVIDIA machine in one device call (about 6 min): cuBLAS
+# (PyTorch) dgemm/cgemm/zgemm, hopblas resident (the generic family: s, d, c, z;
+# the nvidia family: s, c), hopblas from host memory with the engine forced,
+# NVBLAS and OpenBLAS from host memory.  Carries what h200.sh pack made:
+#   run: sh benchmark/nvidia/precisions.sh   (carry .device/h200; results in $OUT/prec.tgz)
+# Every step is bounded; whatever finished is archived on exit.
+set -u
+P=/tmp/p; mkdir -p $P
+trap 'tar czf $OUT/prec.tgz -C $P . 2>/dev/null; exit' EXIT TERM INT
+dir=.device/h200
+mkdir -p /tmp/h200-root /tmp/h200-vendors
+for f in "$dir"/debs/*.deb; do dpkg -x "$f" /tmp/h200-root; done
+lib=/tmp/h200-root/usr/lib/x86_64-linux-gnu
+export LD_LIBRARY_PATH=$dir/lib:$lib:$lib/openblas-pthread
+echo /usr/lib/libnvidia-opencl.so.1 >/tmp/h200-vendors/nvidia.icd
+export OCL_ICD_VENDORS=/tmp/h200-vendors HOPBLAS_CPU_BLAS=$lib/openblas-pthread/libopenblas.so.0 HOPBLAS_CACHE_DIR=$P/cache
+B="$dir/bin/hopblas bench --min-time 0.1 --reps 3" # a command, not a function: timeout runs it
+nvblas=$(ls /usr/local/cuda*/targets/x86_64-linux/lib/libnvblas.so* 2>/dev/null | head -n 1)
+printf 'NVBLAS_CPU_BLAS_LIB %s\nNVBLAS_GPU_LIST ALL\nNVBLAS_AUTOPIN_MEM_ENABLED\n' "$lib/openblas-pthread/libblas.so.3" >$P/nvblas.conf
+t0=$(date +%s)
+step() { echo "## $1 at $(( $(date +%s) - t0 )) s"; }
+step cublas; timeout 60 python3 benchmark/nvidia/torch_anchor.py --precisions 1024 2048 4096 8192 >$P/cublas.txt 2>&1
+step resident-generic; HOPBLAS_OPENCL_VARIANT=generic timeout 130 $B --sizes 1024,2048,4096,8192 --engines opencl --mode resident --dtype s,d,c,z --csv $P/res-generic.csv > $P/res-generic.txt 2>&1; grep -E '^opencl' $P/res-generic.txt
+step resident-nvidia; HOPBLAS_OPENCL_VARIANT=nvidia timeout 60 $B --sizes 1024,4096,8192 --engines opencl --mode resident --dtype s,c --csv $P/res-nvidia.csv > $P/res-nvidia.txt 2>&1; grep -E '^opencl' $P/res-nvidia.txt
+step host-generic; HOPBLAS_OPENCL_VARIANT=generic timeout 110 $B --sizes 1024,2048,4096,8192 --engines opencl --mode host --dtype d,c,z --csv $P/host-generic.csv > $P/host-generic.txt 2>&1; grep -E '^opencl' $P/host-generic.txt
+step nvblas; NVBLAS_LIB=$nvblas NVBLAS_CONFIG_FILE=$P/nvblas.conf timeout 90 $B --sizes 1024,2048,4096,8192 --engines nvblas --mode host --dtype d,c,z --csv $P/host-nvblas.csv > $P/host-nvblas.txt 2>&1; grep -E '^nvblas' $P/host-nvblas.txt
+step openblas; timeout 50 $B --sizes 1024,2048,4096 --engines openblas --mode host --dtype d,c,z --csv $P/host-openblas.csv > $P/host-openblas.txt 2>&1; grep -E '^openblas' $P/host-openblas.txt
+step end
