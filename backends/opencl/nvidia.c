@@ -69,12 +69,15 @@ static const struct hop_ocl_nv_unit fma_wide[4] = {
            {[HOP_OCL_HGEMM] = "hgemm_nv_f16x2", [HOP_OCL_SHGEMM] = "shgemm_nv_f16x2"},
            {128, 128, 16, 256, 1, 0, 0, 0, 0, 0}, 235, 1, -1},
   /* dgemm (and zgemm's real GEMM) on the FP64 units: the generic family's
-   * kernel built in double, 64x64 tiles of 16x16 items (9.9 TFLOPS at
-   * n = 8192 on the H200, doc/PERFORMANCE.md); the fp64 tensor cores
-   * (mma.sync f64) are still to come. */
-  fp64 = {"fp64-64x64", "gemm_generic.cl", "-DHOP_FP64", false,
-          {[HOP_OCL_DGEMM] = "dgemm_generic_tiled"}, {64, 64, 16, 16, 16, 4, 4, 4, 0, 0}, 37, 2,
-          -1};
+   * kernel built in double with the tiles `hopblas tune` found best for the
+   * generic family's sgemm on the H200 (backends/opencl/tune_table.c; 48 KiB
+   * of local memory in double, the device's whole): 9.9 TFLOPS at n = 8192
+   * there, against 5.8 with the generic defaults (doc/PERFORMANCE.md).  The
+   * fp64 tensor cores (mma.sync f64) are still to come. */
+  fp64 = {"fp64-64x128", "gemm_generic.cl",
+          "-DHOP_FP64 -DMWG=64 -DNWG=128 -DKWG=32 -DMDIMC=8 -DNDIMC=16 -DVWM=8 -DVWN=4 -DVWL=4",
+          false, {[HOP_OCL_DGEMM] = "dgemm_generic_tiled"}, {64, 128, 32, 8, 16, 8, 4, 4, 0, 0}, 37,
+          2, -1};
 
 /* What st->prog.unit[] holds, in order.  nv_pick (nvidia_pick.c) chooses among those that
  * serve a launch's dtype and transpose pair. */
