@@ -142,13 +142,13 @@ void hop_engine_get(size_t i, struct hop_engine_view *out)
   }
   int seen = atomic_load(&s->state);
   if (seen == SLOT_UNSTARTED || seen == SLOT_STARTING) {
-    /* The CPU engine (the last) is up before any device engine starts: a
+    /* The last engine (the CPU) is up before any device engine starts: a
      * driver's start loads libraries (an ICD loader opening its drivers),
      * and the child of a fork() in the middle of that must not load
      * OpenBLAS through a dynamic loader whose lists are half-updated. */
     if (hop_backends[i]->is_device) {
-      struct hop_engine_view cpu;
-      hop_engine_get(hop_backend_count - 1, &cpu);
+      struct hop_engine_view last;
+      hop_engine_get(hop_backend_count - 1, &last);
     }
     pthread_mutex_lock(&s->lock);
     if (atomic_load(&s->state) == SLOT_UNSTARTED) {

@@ -34,12 +34,12 @@ struct candidate {
   struct hop_engine_view view;
 };
 
-static size_t cpu_index(void) { return hop_backend_count - 1; }
+static size_t fallback_index(void) { return hop_backend_count - 1; }
 
-static void run_cpu(const struct hop_call *g, struct hop_route_result *res)
+static void run_fallback(const struct hop_call *g, struct hop_route_result *res)
 {
   hop_fallback_run(g);
-  res->engine = hop_backends[cpu_index()];
+  res->engine = hop_backends[fallback_index()];
 }
 
 /* Try one engine; on HOP_OK fill res and return true.  A device engine's
@@ -48,7 +48,7 @@ static bool try_engine(const struct hop_call *g, const struct hop_engine_view *v
                        struct hop_route_result *res)
 {
   if (!v->be->is_device) {
-    run_cpu(g, res);
+    run_fallback(g, res);
     return true;
   }
   /* A flushed subnormal input can change a result by any amount. */
@@ -62,7 +62,7 @@ static bool try_engine(const struct hop_call *g, const struct hop_engine_view *v
   if (!hop_verify_begin(g, &snap)) {
     explain(res, "verify: no memory for a snapshot of C; ran on the CPU");
     hop_log(1, "verify: no memory for a snapshot of C (%dx%d); call ran on the CPU", g->m, g->n);
-    run_cpu(g, res);
+    run_fallback(g, res);
     return true;
   }
   struct hop_sighold hold; /* drivers write files (kernel caches) inside calls */
@@ -98,25 +98,25 @@ static void route_forced(const struct hop_call *g, const char *name, struct hop_
   size_t i = hop_engine_index(name);
   if (i == hop_backend_count) {
     explain(res, "HOPBLAS_BACKEND=%s is not built in", name);
-    run_cpu(g, res);
+    run_fallback(g, res);
     return;
   }
   if (!hop_backend_takes(hop_backends[i], g)) {
     explain(res, "HOPBLAS_BACKEND=%s does not take %s%s", name, hop_dtype_name(g->dtype),
             hop_op_name(g->op));
-    run_cpu(g, res);
+    run_fallback(g, res);
     return;
   }
   struct hop_engine_view v;
   hop_engine_get(i, &v);
   if (v.status != HOP_OK) {
     explain(res, "HOPBLAS_BACKEND=%s is off: %.100s", name, v.why);
-    run_cpu(g, res);
+    run_fallback(g, res);
     return;
   }
   explain(res, "HOPBLAS_BACKEND=%s", name);
   if (!try_engine(g, &v, res))
-    run_cpu(g, res);
+    run_fallback(g, res);
 }
 
 /* Auto routing, or "device first" when flops reach HOPBLAS_MIN_FLOPS. */
@@ -142,7 +142,7 @@ static void route_by_prediction(const struct hop_call *g, bool devices_only,
   qsort(cands, n, sizeof cands[0], by_seconds);
   if (n == 0) {
     explain(res, "%s", devices_only ? "no device engine takes it" : "only engine");
-    run_cpu(g, res);
+    run_fallback(g, res);
     return;
   }
   if (devices_only)
@@ -155,7 +155,7 @@ static void route_by_prediction(const struct hop_call *g, bool devices_only,
   for (size_t c = 0; c < n; c++)
     if (try_engine(g, &cands[c].view, res))
       return;
-  run_cpu(g, res);
+  run_fallback(g, res);
 }
 
 void hop_route_run(const struct hop_call *g, struct hop_route_result *res)
@@ -170,7 +170,7 @@ void hop_route_run(const struct hop_call *g, struct hop_route_result *res)
   if (cfg->min_flops >= 0.0) {
     if (flops < cfg->min_flops) {
       explain(res, "below HOPBLAS_MIN_FLOPS");
-      run_cpu(g, res);
+      run_fallback(g, res);
     } else {
       route_by_prediction(g, true, res);
     }
@@ -178,7 +178,7 @@ void hop_route_run(const struct hop_call *g, struct hop_route_result *res)
   }
   if (flops < cfg->device_floor_flops) {
     explain(res, "small: %.3g flops < device floor", flops);
-    run_cpu(g, res);
+    run_fallback(g, res);
     return;
   }
   route_by_prediction(g, false, res);
