@@ -5,4 +5,5 @@ benchmark_tune_sweep_SOURCES = benchmark/tune_sweep.c
 benchmark_tune_sweep_LDFLAGS = -no-install
 benchmark_tune_sweep_LDADD = libhopblas.la
 EXTRA_DIST += benchmark/tune-crossover.sh benchmark/tune-gain.sh benchmark/tune-device.sh benchmark/call-cost.sh
-EXTRA_DIST += benchmark/nvidia/h200.sh benchmark/nvidia/h200-report.py
+EXTRA_DIST += benchmark/nvidia/h200.sh benchmark/nvidia/h200-report.py benchmark/nvidia/precisions.sh \
+	benchmark/nvidia/f64probe.c benchmark/nvidia/torch_anchor.py
