@@ -101,6 +101,7 @@ static bool no_fp64(const struct hop_ocl_state *st)
 {
   return st->model.fp64_ratio == 0.0 ||
          (st->prog.tried && st->prog.status == HOP_OK &&
+          (st->prog.units > 0 || st->prog.fp64_tried) &&
           !hop_ocl_program_has(&st->prog, HOP_OCL_DGEMM));
 }
 
@@ -156,7 +157,7 @@ static enum hop_status run_real(void *state, const struct hop_call *g)
 {
   struct hop_ocl_state *st = state;
   enum hop_status rc = hop_ocl_tune_select(st, g);
-  if (rc == HOP_OK && g->dtype == HOP_DTYPE_D && !hop_ocl_program_has(&st->prog, HOP_OCL_DGEMM))
+  if (rc == HOP_OK && g->dtype == HOP_DTYPE_D && !hop_ocl_program_fp64(st))
     rc = HOP_DECLINED; /* why: `hopblas info`'s fp64 line */
   if (rc == HOP_OK) {
     hop_ocl_family_call_begin(st);

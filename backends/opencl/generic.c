@@ -129,8 +129,10 @@ const char *hop_ocl_generic_kernel_name(enum hop_ocl_kernel k)
 cl_int hop_ocl_generic_enqueue(struct hop_ocl_state *st, const struct hop_ocl_launch *l,
                                cl_uint nwait, const cl_event *wait, cl_event *done)
 {
-  return hop_ocl_generic_enqueue_with(st, st->prog.kernel[l->kernel], &st->prog.params, l, 1,
-                                      nwait, wait, done);
+  /* The double kernel has tiles of its own (program.c). */
+  const struct hop_ocl_params *p =
+    l->kernel == HOP_OCL_DGEMM ? &st->prog.fp64_params : &st->prog.params;
+  return hop_ocl_generic_enqueue_with(st, st->prog.kernel[l->kernel], p, l, 1, nwait, wait, done);
 }
 
 /* Any kernel with the generic signature: local (MDIMC, NDIMC), one

@@ -68,6 +68,8 @@ struct hop_ocl_program {
   int units;
   char origin[200];             /* how it came to be, for `hopblas info` */
   char fp64[160];               /* whether kernel[HOP_OCL_DGEMM] exists, and why not */
+  bool fp64_tried;              /* the double program was asked for */
+  struct hop_ocl_params fp64_params; /* what kernel[HOP_OCL_DGEMM] was built with */
 };
 
 /* One launch of a generic kernel on device buffers (element offsets). */
@@ -203,6 +205,8 @@ cl_int hop_ocl_generic_enqueue_with(struct hop_ocl_state *st, cl_kernel kn,
 /* program.c: build once (cache or source); HOP_DECLINED after a failed build. */
 enum hop_status hop_ocl_program_ready(struct hop_ocl_state *st);
 void hop_ocl_program_release(struct hop_ocl_program *p);
+/* The double kernel, built on the first call that needs it; false when there is none. */
+bool hop_ocl_program_fp64(struct hop_ocl_state *st);
 /* Does the program (or one of a family's several) hold kernel k? */
 bool hop_ocl_program_has(const struct hop_ocl_program *pr, enum hop_ocl_kernel k);
 /* One program from the binary cache (keyed by label, source and options),

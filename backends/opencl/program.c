@@ -163,7 +163,10 @@ static double now(void)
 
 /* The family's dgemm kernel, from the same source built with -DHOP_FP64,
  * where the family has one and the device cl_khr_fp64.  Without it the
- * engine declines d and z; pr->fp64 says why (`hopblas info`). */
+ * engine declines d and z; pr->fp64 says why (`hopblas info`).  Built on
+ * the first d or z call, with the family's default tiles (not the float
+ * kernels' tuned ones: twice the local memory, and a driver's compiler may
+ * fail on them), so that a float-only program never pays for it. */
 static void build_fp64(struct hop_ocl_state *st, const struct hop_ocl_family *f,
                        const struct hop_ocl_params *params, char *src, const char *options)
 {
@@ -201,11 +204,20 @@ static void build_fp64(struct hop_ocl_state *st, const struct hop_ocl_family *f,
   free(src);
 }
 
-/* The family's source once more, for the double program. */
-static char *src_again(const struct hop_ocl_family *f)
+bool hop_ocl_program_fp64(struct hop_ocl_state *st)
 {
-  char why[80];
-  return hop_ocl_family_source(f, why, sizeof why);
+  struct hop_ocl_program *pr = &st->prog;
+  if (pr->units > 0 || pr->fp64_tried) /* families of several build theirs with the rest */
+    return hop_ocl_program_has(pr, HOP_OCL_DGEMM);
+  pr->fp64_tried = true;
+  const struct hop_ocl_family *f = st->family;
+  struct hop_ocl_params params;
+  char why[120], options[512];
+  hop_ocl_generic_params(hop_ocl_device(st), &params, why, sizeof why);
+  f->options(st, &params, options, sizeof options);
+  pr->fp64_params = params;
+  build_fp64(st, f, &params, hop_ocl_family_source(f, why, sizeof why), options);
+  return pr->kernel[HOP_OCL_DGEMM] != NULL;
 }
 
 /* One attempt with one parameter set. */
@@ -240,7 +252,8 @@ static enum hop_status build_with(struct hop_ocl_state *st, const struct hop_ocl
   }
   if (!cached)
     to_cache(pr->program, key);
-  build_fp64(st, f, params, src_again(f), options);
+  pr->fp64_tried = false; /* built on the first double call (hop_ocl_program_fp64) */
+  snprintf(pr->fp64, sizeof pr->fp64, "built on the first dgemm or zgemm");
   snprintf(pr->origin, sizeof pr->origin, "%s in %.2f s",
            cached ? "loaded from the binary cache" : "built from source", now() - t0);
   hop_log(2, "opencl: %s program %s", f->name, pr->origin);
@@ -355,6 +368,7 @@ static void release(cl_program *prog, cl_kernel *kernel)
 
 void hop_ocl_program_release(struct hop_ocl_program *p)
 {
+  p->fp64_tried = false;
   release(&p->program, p->kernel);
   for (int u = 0; u < p->units; u++)
     release(&p->unit[u].program, p->unit[u].kernel);

@@ -129,7 +129,7 @@ struct hop_resident *hop_ocl_resident_open(void *state, const struct hop_call *g
   struct hop_ocl_state *st = state;
   if (!select_params(st, g, note, len))
     return NULL;
-  if (g->dtype == HOP_DTYPE_D && !hop_ocl_program_has(&st->prog, HOP_OCL_DGEMM)) {
+  if (g->dtype == HOP_DTYPE_D && !hop_ocl_program_fp64(st)) {
     snprintf(note, len, "double (d, z): %s", st->prog.fp64);
     return NULL;
   }

@@ -214,7 +214,7 @@ bool hop_ocl_calib_measure(struct hop_ocl_state *st, const int *sizes, double bu
   out->setup_s = time_call(st, &g, deadline);
   /* The double kernel, when the first call's program has one, gets a
    * third of the time: its curve has the same sizes. */
-  bool dbl = hop_ocl_program_has(&st->prog, HOP_OCL_DGEMM) && st->model.fp64_ratio > 0.0;
+  bool dbl = st->model.fp64_ratio > 0.0 && hop_ocl_program_fp64(st);
   int steps = dbl ? 2 * count : count;
   if (out->setup_s > 0 && out->link_bytes_s > 0)
     ladder(st, &g, sizes, count, dbl ? start + budget_s * 2.0 / 3.0 : deadline, out, &out->rate,
