@@ -20,7 +20,7 @@
  *   gets row l / 4, columns 2 (l % 4) + {0, 1} of matrix i (transposed
  *   with .trans) in register i. */
 
-#define NV_SCRATCH_WORDS 224 /* per warp: 6 x 32 mma registers, 32 row offsets */
+#define NV_SCRATCH_WORDS 384 /* per warp: 6 x 32 mma registers of 64 bits (f64), or of 32 and row offsets */
 #define NV_SCRATCH_DECL __local uint nv_scratch[NT / 32 * NV_SCRATCH_WORDS];
 #define NV_SCRATCH_PARAM , __local uint *nv_scratch
 #define NV_SCRATCH , nv_scratch
@@ -147,3 +147,26 @@ static inline uint nv_hfma2(uint a, uint b, uint c)
   return (uint)out[0] | (uint)out[1] << 16;
 }
 
+#ifdef cl_khr_fp64
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+/* m16n8k8 in double: registers as for .tf32 above, one double each. */
+static inline void nv_mma_f64(double4 *d, double4 a, double2 b NV_SCRATCH_PARAM)
+{
+  __local double *w = (__local double *)nv_emu_warp(nv_scratch);
+  const int lane = (int)get_local_id(0) % 32, g = lane / 4, t = lane % 4;
+  w[lane] = a.x, w[32 + lane] = a.y, w[64 + lane] = a.z, w[96 + lane] = a.w;
+  w[128 + lane] = b.x, w[160 + lane] = b.y;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  double acc[4] = {d->x, d->y, d->z, d->w};
+  for (int e = 0; e < 4; e++) {
+    const int row = g + (e >> 1) * 8, col = 2 * t + (e & 1);
+    for (int kk = 0; kk < 8; kk++) {
+      const int ra = (row >= 8) + 2 * (kk >= 4), la = row % 8 * 4 + kk % 4;
+      const int rb = kk >= 4, lb = col * 4 + kk % 4;
+      acc[e] = fma(w[ra * 32 + la], w[(4 + rb) * 32 + lb], acc[e]);
+    }
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  *d = (double4)(acc[0], acc[1], acc[2], acc[3]);
+}
+#endif

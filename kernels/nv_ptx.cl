@@ -90,3 +90,19 @@ static inline uint nv_hfma2(uint a, uint b, uint c)
   asm volatile("fma.rn.f16x2 %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c));
   return d;
 }
+
+#ifdef cl_khr_fp64
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+/* d += A B on the FP64 tensor cores: m16n8k8, f64 throughout (sm_90; 64.7
+ * TFLOPS in benchmark/nvidia/f64probe.c on the H200).  Registers as for
+ * m16n8k8 .tf32 (kernels/nv_mma_emu.cl's comment), one double each. */
+static inline void nv_mma_f64(double4 *d, double4 a, double2 b)
+{
+  double r0 = d->x, r1 = d->y, r2 = d->z, r3 = d->w;
+  asm volatile("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, "
+               "{%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
+               : "+d"(r0), "+d"(r1), "+d"(r2), "+d"(r3)
+               : "d"(a.x), "d"(a.y), "d"(a.z), "d"(a.w), "d"(b.x), "d"(b.y));
+  *d = (double4)(r0, r1, r2, r3);
+}
+#endif

@@ -101,7 +101,7 @@ static bool no_fp64(const struct hop_ocl_state *st)
 {
   return st->model.fp64_ratio == 0.0 ||
          (st->prog.tried && st->prog.status == HOP_OK &&
-          (st->prog.units > 0 || st->prog.fp64_tried) &&
+          st->prog.fp64_tried &&
           !hop_ocl_program_has(&st->prog, HOP_OCL_DGEMM));
 }
 

@@ -77,8 +77,13 @@ void hop_ocl_family_choose(struct hop_ocl_state *st)
 char *hop_ocl_source_join(const char *const *names, char *why, size_t len)
 {
   size_t total = 1;
-  const char *text[8] = {NULL};
-  for (size_t i = 0; names[i] != NULL && i < 8; i++) {
+  enum { MOST = 15 };
+  const char *text[MOST + 1] = {NULL}; /* the last stays NULL: the end */
+  for (size_t i = 0; names[i] != NULL; i++) {
+    if (i == MOST) {
+      snprintf(why, len, "more than %d kernel files in one program", MOST);
+      return NULL;
+    }
     for (const struct hop_ocl_source *s = hop_ocl_sources; s->name != NULL; s++)
       if (strcmp(s->name, names[i]) == 0)
         text[i] = s->text;

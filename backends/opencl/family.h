@@ -17,6 +17,7 @@ struct hop_ocl_unit_spec {
   char options[160];
   const char *kernel[HOP_OCL_KERNELS]; /* entry points; NULL: none here */
   struct hop_ocl_params params;
+  bool fp64; /* double kernels only: built on the first d or z call (hop_ocl_program_fp64) */
 };
 
 /* One block of op(X) for a kernel: rows x cols at (r0, c0), X = A (0) or B (1). */

@@ -74,6 +74,10 @@ static const struct hop_ocl_nv_unit fma_wide[4] = {
    * of local memory in double, the device's whole): 9.9 TFLOPS at n = 8192
    * there, against 5.8 with the generic defaults (doc/PERFORMANCE.md).  The
    * fp64 tensor cores (mma.sync f64) are still to come. */
+  /* dgemm on the FP64 tensor cores (sm_90): mma.m16n8k8 .f64, 128x64 tiles,
+   * 8 warps.  Preferred to fp64-64x128 where it is built. */
+  dmma = {"dmma-128x64", "nv_dgemm_mma.cl", "", true, {[HOP_OCL_DGEMM] = "dgemm_nv_mma"},
+          {128, 64, 16, 256, 1, 0, 0, 0, 0, 0}, 150, 1, -1},
   fp64 = {"fp64-64x128", "gemm_generic.cl",
           "-DHOP_FP64 -DMWG=64 -DNWG=128 -DKWG=32 -DMDIMC=8 -DNDIMC=16 -DVWM=8 -DVWN=4 -DVWL=4",
           false, {[HOP_OCL_DGEMM] = "dgemm_generic_tiled"}, {64, 128, 32, 8, 16, 8, 4, 4, 0, 0}, 37,
@@ -96,7 +100,9 @@ int hop_ocl_nv_unit_list(const struct hop_ocl_nv *nv, const struct hop_ocl_nv_un
   out[n++] = nv->f16x2 ? &f16x2 : &mma;
   if (nv->fp64)
     out[n++] = &fp64;
-  _Static_assert(4 + 3 + 1 + 1 <= HOP_OCL_UNITS, "the table outgrew HOP_OCL_UNITS");
+  if (nv->dmma)
+    out[n++] = &dmma;
+  _Static_assert(4 + 3 + 1 + 2 <= HOP_OCL_UNITS, "the table outgrew HOP_OCL_UNITS");
   return n;
 }
 
@@ -119,6 +125,7 @@ int hop_ocl_nv_unit_specs(const struct hop_ocl_nv *nv, struct hop_ocl_unit_spec 
     snprintf(s->options, sizeof s->options, "%s%s", v->defines,
              nv->emulate ? " -cl-opt-disable" : "");
     memcpy(s->kernel, v->kernel, sizeof s->kernel);
+    s->fp64 = v->kernel[HOP_OCL_DGEMM] != NULL;
   }
   return n;
 }
@@ -193,7 +200,7 @@ static void nv_describe(const struct hop_ocl_state *st, FILE *out)
 /* Every file, so that the tuning scope's source hash follows them all. */
 static const char *const nv_sources[] = {"nv_sgemm_fma.cl", "nv_hgemm_mma.cl", "nv_sgemm_3xtf32.cl",
                                          "nv_hgemm_f16x2.cl", "nv_ptx.cl", "nv_mma_emu.cl",
-                                         "nv_split.cl", NULL};
+                                         "nv_split.cl", "nv_dgemm_mma.cl", "gemm_generic.cl", NULL};
 
 const struct hop_ocl_family hop_ocl_family_nvidia = {
   .name = "nvidia",

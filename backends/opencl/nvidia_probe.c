@@ -112,6 +112,13 @@ bool hop_ocl_nv_setup(struct hop_ocl_state *st, char *why, size_t len)
     hop_log(1, "HOPBLAS_OPENCL_NV_SGEMM=%.40s is not fma|3xtf32; using fma", sgemm);
   nv->emulate = hop_config_int("HOPBLAS_OPENCL_NV_EMULATE", 0, 1, 0) == 1;
   nv->fp64 = hop_ocl_has_extension(hop_ocl_device(st), "cl_khr_fp64");
+  /* mma.m16n8k8 .f64 is sm_90's: the compute capability, where the driver tells it. */
+  cl_uint major = 0;
+  if (hop_ocl_has_extension(hop_ocl_device(st), "cl_nv_device_attribute_query") &&
+      clGetDeviceInfo(hop_ocl_device(st)->id, 0x4000 /* CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV */,
+                      sizeof major, &major, NULL) != CL_SUCCESS)
+    major = 0;
+  nv->dmma = nv->fp64 && (nv->emulate || major >= 9);
   /* Half arithmetic is opt-in, as in the image families; `products` has no
    * kernel here (the tensor cores already take half products). */
   const char *fp16 = hop_config_get("HOPBLAS_OPENCL_FP16");

@@ -204,12 +204,18 @@ static void build_fp64(struct hop_ocl_state *st, const struct hop_ocl_family *f,
   free(src);
 }
 
+static void build_fp64_units(struct hop_ocl_state *st);
+
 bool hop_ocl_program_fp64(struct hop_ocl_state *st)
 {
   struct hop_ocl_program *pr = &st->prog;
-  if (pr->units > 0 || pr->fp64_tried) /* families of several build theirs with the rest */
+  if (pr->fp64_tried)
     return hop_ocl_program_has(pr, HOP_OCL_DGEMM);
   pr->fp64_tried = true;
+  if (st->family->units != NULL) {
+    build_fp64_units(st);
+    return hop_ocl_program_has(pr, HOP_OCL_DGEMM);
+  }
   const struct hop_ocl_family *f = st->family;
   struct hop_ocl_params params;
   char why[120], options[512];
@@ -260,13 +266,40 @@ static enum hop_status build_with(struct hop_ocl_state *st, const struct hop_ocl
   return HOP_OK;
 }
 
-/* A family of several programs: each built (or loaded) and cached on its own. */
+/* Program u of a family of several, built (or loaded) and cached on its own;
+ * false with why.  *cached says whether it came from the binary cache. */
+static bool build_unit(struct hop_ocl_state *st, const struct hop_ocl_unit_spec *spec, int u,
+                       bool *cached, char *why, size_t len)
+{
+  struct hop_ocl_program *pr = &st->prog;
+  struct hop_ocl_unit *un = &pr->unit[u];
+  char label[64], key[2048], sub[200] = "";
+  *cached = false;
+  snprintf(label, sizeof label, "%s/%s", st->family->name, spec->name);
+  char *src = hop_ocl_source_join(spec->sources, sub, sizeof sub);
+  if (src != NULL)
+    un->program = obtain(st, label, src, spec->options, key, sizeof key, cached, sub, sizeof sub);
+  free(src);
+  un->params = spec->params;
+  size_t items = (size_t)un->params.mdimc * (size_t)un->params.ndimc;
+  if (un->program == NULL ||
+      !make_kernels(st, un->program, spec->kernel, items, un->kernel, sub, sizeof sub)) {
+    snprintf(why, len, "%s: %s", spec->name, sub);
+    return false;
+  }
+  if (!*cached)
+    to_cache(un->program, key);
+  return true;
+}
+
+/* A family of several programs: each built (or loaded) and cached on its
+ * own; the double ones wait for the first d or z call. */
 static enum hop_status build_units(struct hop_ocl_state *st, char *why, size_t len)
 {
   struct hop_ocl_program *pr = &st->prog;
   const struct hop_ocl_family *f = st->family;
   struct hop_ocl_unit_spec spec[HOP_OCL_UNITS];
-  int n = f->units(st, spec), hits = 0;
+  int n = f->units(st, spec), hits = 0, built = 0;
   if (hop_ocl_fault_hit(&st->fault, HOP_OCL_FAULT_BUILD)) {
     snprintf(why, len, "build failed (injected by HOPBLAS_OPENCL_FAULT)");
     return HOP_ERR_BUILD;
@@ -274,38 +307,62 @@ static enum hop_status build_units(struct hop_ocl_state *st, char *why, size_t l
   double t0 = now();
   char names[160] = "";
   for (int u = 0; u < n; u++) {
-    struct hop_ocl_unit *un = &pr->unit[u];
-    char label[64], key[2048], sub[200] = "";
-    bool cached = false;
-    snprintf(label, sizeof label, "%s/%s", f->name, spec[u].name);
-    snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", u ? ", " : "",
-             spec[u].name);
-    char *src = hop_ocl_source_join(spec[u].sources, sub, sizeof sub);
-    if (src != NULL)
-      un->program = obtain(st, label, src, spec[u].options, key, sizeof key, &cached, sub,
-                           sizeof sub);
-    free(src);
     pr->units = u + 1;
-    un->params = spec[u].params;
-    size_t items = (size_t)un->params.mdimc * (size_t)un->params.ndimc;
-    if (un->program == NULL ||
-        !make_kernels(st, un->program, spec[u].kernel, items, un->kernel, sub, sizeof sub)) {
-      snprintf(why, len, "%s: %s", spec[u].name, sub);
+    if (spec[u].fp64) /* its slot stays empty until then: no launch picks it */
+      continue;
+    bool cached;
+    snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", built ? ", " : "",
+             spec[u].name);
+    if (!build_unit(st, &spec[u], u, &cached, why, len)) {
       hop_ocl_program_release(pr);
       return HOP_ERR_BUILD;
     }
-    if (cached)
-      hits++;
-    else
-      to_cache(un->program, key);
+    built++;
+    hits += cached;
   }
-  snprintf(pr->origin, sizeof pr->origin, "%d programs (%s) %s in %.2f s", n, names,
-           hits == n   ? "loaded from the binary cache"
-           : hits == 0 ? "built from source"
-                       : "built from source and the binary cache",
+  snprintf(pr->origin, sizeof pr->origin, "%d programs (%s) %s in %.2f s", built, names,
+           hits == built ? "loaded from the binary cache"
+           : hits == 0   ? "built from source"
+                         : "built from source and the binary cache",
            now() - t0);
   hop_log(2, "opencl: %s programs: %s", f->name, pr->origin);
   return HOP_OK;
+}
+
+/* The double programs of a family of several; a failure leaves d and z to
+ * other engines, never the float programs. */
+static void build_fp64_units(struct hop_ocl_state *st)
+{
+  struct hop_ocl_program *pr = &st->prog;
+  struct hop_ocl_unit_spec spec[HOP_OCL_UNITS];
+  int n = st->family->units(st, spec);
+  char why[240] = "", names[120] = "";
+  for (int u = 0; u < n && u < pr->units; u++) {
+    bool cached;
+    if (!spec[u].fp64)
+      continue;
+    if (!build_unit(st, &spec[u], u, &cached, why, sizeof why)) {
+      hop_log(2, "opencl: the %s double program %s; d and z go to other engines",
+              st->family->name, why);
+      for (int k = 0; k < HOP_OCL_KERNELS; k++)
+        if (pr->unit[u].kernel[k] != NULL) {
+          clReleaseKernel(pr->unit[u].kernel[k]);
+          pr->unit[u].kernel[k] = NULL;
+        }
+      if (pr->unit[u].program != NULL) {
+        clReleaseProgram(pr->unit[u].program);
+        pr->unit[u].program = NULL;
+      }
+      continue;
+    }
+    snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", names[0] ? ", " : "",
+             spec[u].name);
+  }
+  if (names[0] != '\0')
+    snprintf(pr->fp64, sizeof pr->fp64, "yes (%s)", names);
+  else
+    snprintf(pr->fp64, sizeof pr->fp64, "no: %s",
+             why[0] ? why : "the family has no double program for this device");
 }
 
 bool hop_ocl_program_has(const struct hop_ocl_program *pr, enum hop_ocl_kernel k)
@@ -327,13 +384,11 @@ enum hop_status hop_ocl_program_ready(struct hop_ocl_state *st)
   char why[240] = "";
   if (st->family->units != NULL) {
     pr->status = build_units(st, why, sizeof why);
-    if (hop_ocl_program_has(pr, HOP_OCL_DGEMM))
-      snprintf(pr->fp64, sizeof pr->fp64, "yes (a program of the %s family)", st->family->name);
-    else if (!hop_ocl_has_extension(hop_ocl_device(st), "cl_khr_fp64"))
+    pr->fp64_tried = false;
+    if (!hop_ocl_has_extension(hop_ocl_device(st), "cl_khr_fp64"))
       snprintf(pr->fp64, sizeof pr->fp64, "no: the device lacks cl_khr_fp64");
     else
-      snprintf(pr->fp64, sizeof pr->fp64, "no: the %s family has no double kernel",
-               st->family->name);
+      snprintf(pr->fp64, sizeof pr->fp64, "built on the first dgemm or zgemm");
   }
   else
     pr->status = build_with(st, &st->params, why, sizeof why);
