@@ -71,21 +71,16 @@ __attribute__((noinline)) static void xgemm_through_core(enum hop_dtype dt, cons
                     hop_dtype_load(dt, true, beta, 0), c, ldc);
 }
 
-/* Tiny calls the CPU would get anyway: OpenBLAS checks and computes them.
- * alpha == 0 stays with us: OpenBLAS would read A and B (NaN propagates). */
-static inline bool fast_takes(const struct hop_fast_path *fast, enum hop_dtype dt, int m, int n,
-                              int k, int lda, int ldb, int ldc)
-{
-  return (unsigned)(lda | ldb | ldc) < HOP_FAST_PATH_LD_LIMIT &&
-         hop_fast_path_mnk(m, n, k) < fast->max_mnk[dt];
-}
-
+/* Tiny calls the CPU would get anyway: OpenBLAS checks and computes them
+ * (hop_fast_path_takes).  alpha == 0 stays with us: OpenBLAS would read A
+ * and B (NaN propagates). */
 HOP_EXPORT void cblas_sgemm(int order, int transa, int transb, int m, int n, int k, float alpha,
                             const float *a, int lda, const float *b, int ldb, float beta, float *c,
                             int ldc)
 {
   const struct hop_fast_path *fast = hop_fast_path();
-  if (hop_float_nonzero(alpha) && fast_takes(fast, HOP_DTYPE_S, m, n, k, lda, ldb, ldc))
+  if (hop_float_nonzero(alpha) &&
+      hop_fast_path_takes(fast, HOP_DTYPE_S, m, n, k, lda, ldb, ldc))
     fast->e.cblas_sgemm(order, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
   else
     sgemm_through_core(order, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
@@ -96,7 +91,8 @@ HOP_EXPORT void cblas_dgemm(int order, int transa, int transb, int m, int n, int
                             double *c, int ldc)
 {
   const struct hop_fast_path *fast = hop_fast_path();
-  if (hop_double_nonzero(alpha) && fast_takes(fast, HOP_DTYPE_D, m, n, k, lda, ldb, ldc))
+  if (hop_double_nonzero(alpha) &&
+      hop_fast_path_takes(fast, HOP_DTYPE_D, m, n, k, lda, ldb, ldc))
     fast->e.cblas_dgemm(order, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
   else
     dgemm_through_core(order, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
@@ -107,9 +103,8 @@ HOP_EXPORT void cblas_cgemm(int order, int transa, int transb, int m, int n, int
                             const void *beta, void *c, int ldc)
 {
   const struct hop_fast_path *fast = hop_fast_path();
-  const float *al = alpha;
-  if ((hop_float_nonzero(al[0]) || hop_float_nonzero(al[1])) &&
-      fast_takes(fast, HOP_DTYPE_C, m, n, k, lda, ldb, ldc))
+  if (hop_cfloat_nonzero(alpha) &&
+      hop_fast_path_takes(fast, HOP_DTYPE_C, m, n, k, lda, ldb, ldc))
     fast->e.cblas_cgemm(order, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
   else
     xgemm_through_core(HOP_DTYPE_C, "cblas_cgemm", "CGEMM ", order, transa, transb, m, n, k,
@@ -121,9 +116,8 @@ HOP_EXPORT void cblas_zgemm(int order, int transa, int transb, int m, int n, int
                             const void *beta, void *c, int ldc)
 {
   const struct hop_fast_path *fast = hop_fast_path();
-  const double *al = alpha;
-  if ((hop_double_nonzero(al[0]) || hop_double_nonzero(al[1])) &&
-      fast_takes(fast, HOP_DTYPE_Z, m, n, k, lda, ldb, ldc))
+  if (hop_cdouble_nonzero(alpha) &&
+      hop_fast_path_takes(fast, HOP_DTYPE_Z, m, n, k, lda, ldb, ldc))
     fast->e.cblas_zgemm(order, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
   else
     xgemm_through_core(HOP_DTYPE_Z, "cblas_zgemm", "ZGEMM ", order, transa, transb, m, n, k,

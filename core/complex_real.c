@@ -22,7 +22,9 @@
 
 #include "hop.h"
 
-/* Part `part` (0 re, 1 im) of element at of a complex float or double matrix. */
+/* Part `part` (0 re, 1 im) of element at of a complex float or double matrix:
+ * hop_dtype_load's work, inlined, since the planes' passes touch every
+ * element of A, B and C on the host. */
 static inline double part_of(const void *x, bool dbl, size_t at, int part)
 {
   return dbl ? ((const double *)x)[2 * at + (size_t)part] : ((const float *)x)[2 * at + (size_t)part];

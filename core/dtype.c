@@ -42,6 +42,17 @@ const char *hop_op_name(enum hop_op op)
   return "?";
 }
 
+char hop_trans_letter(enum hop_trans t)
+{
+  switch (t) {
+  case HOP_TRANS_N: return 'N';
+  case HOP_TRANS_T: return 'T';
+  case HOP_TRANS_R: return 'R';
+  case HOP_TRANS_C: return 'C';
+  }
+  return 'N';
+}
+
 struct hop_scalar hop_dtype_load(enum hop_dtype dt, bool from_c, const void *p, size_t at)
 {
   switch (dt) {

@@ -70,6 +70,8 @@ const char *hop_op_name(enum hop_op op); /* "gemm" */
 enum hop_trans { HOP_TRANS_N = 0, HOP_TRANS_T = 1, HOP_TRANS_R = 2, HOP_TRANS_C = 3 };
 static inline bool hop_transposed(enum hop_trans t) { return (t & HOP_TRANS_T) != 0; }
 static inline bool hop_conjugated(enum hop_trans t) { return (t & HOP_TRANS_R) != 0; }
+/* 'N', 'T', 'R', 'C': the BLAS argument and the trace's column. */
+char hop_trans_letter(enum hop_trans t);
 
 /* One column-major call of a Level-3 operation.  For GEMM:
  * C = alpha * op(A) * op(B) + beta * C, op(A) m x k, op(B) k x n.
@@ -396,6 +398,24 @@ static inline bool hop_double_nonzero(double f)
 static inline uint64_t hop_fast_path_mnk(int m, int n, int k)
 {
   return (uint64_t)(int64_t)m * (uint64_t)(int64_t)k * (uint64_t)(int64_t)n;
+}
+/* Does a call of dtype dt (alpha already found non-zero) go the fast way? */
+static inline bool hop_fast_path_takes(const struct hop_fast_path *fast, enum hop_dtype dt, int m,
+                                       int n, int k, int lda, int ldb, int ldc)
+{
+  return (unsigned)(lda | ldb | ldc) < HOP_FAST_PATH_LD_LIMIT &&
+         hop_fast_path_mnk(m, n, k) < fast->max_mnk[dt];
+}
+/* A complex alpha (re, im by pointer) is non-zero when either part is. */
+static inline bool hop_cfloat_nonzero(const void *alpha)
+{
+  const float *a = alpha;
+  return hop_float_nonzero(a[0]) || hop_float_nonzero(a[1]);
+}
+static inline bool hop_cdouble_nonzero(const void *alpha)
+{
+  const double *a = alpha;
+  return hop_double_nonzero(a[0]) || hop_double_nonzero(a[1]);
 }
 
 /* ---- complex calls on real kernels (core/complex_real.c) --------------

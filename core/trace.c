@@ -371,17 +371,6 @@ static void emit(const struct hop_trace_call *c, const char *engine, const char 
   append(r.s, r.n, t);
 }
 
-static char trans_letter(enum hop_trans t)
-{
-  switch (t) {
-  case HOP_TRANS_N: return 'N';
-  case HOP_TRANS_T: return 'T';
-  case HOP_TRANS_R: return 'R';
-  case HOP_TRANS_C: return 'C';
-  }
-  return '?';
-}
-
 void hop_trace_row(const struct hop_call *g, const char *engine, const char *why, double seconds,
                    const char *verify)
 {
@@ -389,8 +378,8 @@ void hop_trace_row(const struct hop_call *g, const char *engine, const char *why
   enum hop_trans ta = g->row_major ? g->tb : g->ta, tb = g->row_major ? g->ta : g->tb;
   struct hop_trace_call c = {
     .symbol = g->symbol, .dtype = g->dtype, .m = g->row_major ? g->n : g->m,
-    .n = g->row_major ? g->m : g->n, .k = g->k, .transa = trans_letter(ta),
-    .transb = trans_letter(tb)};
+    .n = g->row_major ? g->m : g->n, .k = g->k, .transa = hop_trans_letter(ta),
+    .transb = hop_trans_letter(tb)};
   double gflops = seconds > 0.0 ? hop_call_flops(g) / seconds * 1e-9 : 0.0;
   emit(&c, engine, why, seconds, gflops, verify);
 }

@@ -40,14 +40,6 @@ __attribute__((noinline)) static void gemm_through_core(enum hop_dtype dt, const
 
 /* Tiny calls the CPU would get anyway go straight to OpenBLAS (see
  * cblas_sgemm); alpha == 0 stays with us. */
-static inline bool fast_takes(const struct hop_fast_path *fast, enum hop_dtype dt, const int *m,
-                              const int *n, const int *k, const int *lda, const int *ldb,
-                              const int *ldc)
-{
-  return (unsigned)(*lda | *ldb | *ldc) < HOP_FAST_PATH_LD_LIMIT &&
-         hop_fast_path_mnk(*m, *n, *k) < fast->max_mnk[dt];
-}
-
 /* len_transa/len_transb: gfortran's hidden string lengths, passed on as
  * they came so the fast path is a plain tail call (C callers omit them;
  * OpenBLAS does not read them). */
@@ -57,7 +49,8 @@ HOP_EXPORT void sgemm_(const char *transa, const char *transb, const int *m, con
                        size_t len_transa, size_t len_transb)
 {
   const struct hop_fast_path *fast = hop_fast_path();
-  if (hop_float_nonzero(*alpha) && fast_takes(fast, HOP_DTYPE_S, m, n, k, lda, ldb, ldc))
+  if (hop_float_nonzero(*alpha) &&
+      hop_fast_path_takes(fast, HOP_DTYPE_S, *m, *n, *k, *lda, *ldb, *ldc))
     fast->e.sgemm(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, len_transa,
                   len_transb);
   else
@@ -71,7 +64,8 @@ HOP_EXPORT void dgemm_(const char *transa, const char *transb, const int *m, con
                        const int *ldc, size_t len_transa, size_t len_transb)
 {
   const struct hop_fast_path *fast = hop_fast_path();
-  if (hop_double_nonzero(*alpha) && fast_takes(fast, HOP_DTYPE_D, m, n, k, lda, ldb, ldc))
+  if (hop_double_nonzero(*alpha) &&
+      hop_fast_path_takes(fast, HOP_DTYPE_D, *m, *n, *k, *lda, *ldb, *ldc))
     fast->e.dgemm(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, len_transa,
                   len_transb);
   else
@@ -85,9 +79,8 @@ HOP_EXPORT void cgemm_(const char *transa, const char *transb, const int *m, con
                        size_t len_transa, size_t len_transb)
 {
   const struct hop_fast_path *fast = hop_fast_path();
-  const float *al = alpha;
-  if ((hop_float_nonzero(al[0]) || hop_float_nonzero(al[1])) &&
-      fast_takes(fast, HOP_DTYPE_C, m, n, k, lda, ldb, ldc))
+  if (hop_cfloat_nonzero(alpha) &&
+      hop_fast_path_takes(fast, HOP_DTYPE_C, *m, *n, *k, *lda, *ldb, *ldc))
     fast->e.cgemm(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, len_transa,
                   len_transb);
   else
@@ -101,9 +94,8 @@ HOP_EXPORT void zgemm_(const char *transa, const char *transb, const int *m, con
                        size_t len_transa, size_t len_transb)
 {
   const struct hop_fast_path *fast = hop_fast_path();
-  const double *al = alpha;
-  if ((hop_double_nonzero(al[0]) || hop_double_nonzero(al[1])) &&
-      fast_takes(fast, HOP_DTYPE_Z, m, n, k, lda, ldb, ldc))
+  if (hop_cdouble_nonzero(alpha) &&
+      hop_fast_path_takes(fast, HOP_DTYPE_Z, *m, *n, *k, *lda, *ldb, *ldc))
     fast->e.zgemm(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, len_transa,
                   len_transb);
   else

@@ -179,22 +179,11 @@ static enum hop_status cpu_gemm(void *state, const struct hop_call *g)
   return HOP_DECLINED;
 }
 
-static char trans_char(enum hop_trans t)
-{
-  switch (t) {
-  case HOP_TRANS_N: return 'N';
-  case HOP_TRANS_T: return 'T';
-  case HOP_TRANS_R: return 'R';
-  case HOP_TRANS_C: return 'C';
-  }
-  return 'N';
-}
-
 /* One call of the loaded BLAS (or the reference), as it is.  'R' is
  * OpenBLAS's alone (netlib's cgemm rejects it): elsewhere the reference. */
 static void blas_gemm(const struct hop_cpu_state *st, const struct hop_call *g)
 {
-  char ta = trans_char(g->ta), tb = trans_char(g->tb);
+  char ta = hop_trans_letter(g->ta), tb = hop_trans_letter(g->tb);
   bool blas_takes = st->takes_r || (g->ta != HOP_TRANS_R && g->tb != HOP_TRANS_R);
   switch (g->dtype) {
   case HOP_DTYPE_S:

@@ -168,10 +168,13 @@ static double now(void)
  * kernels' tuned ones: twice the local memory, and a driver's compiler may
  * fail on them), so that a float-only program never pays for it. */
 static void build_fp64(struct hop_ocl_state *st, const struct hop_ocl_family *f,
-                       const struct hop_ocl_params *params, char *src, const char *options)
+                       const struct hop_ocl_params *params)
 {
   struct hop_ocl_program *pr = &st->prog;
   const char *name = f->kernel_name(HOP_OCL_DGEMM);
+  char options[512], srcwhy[80];
+  f->options(st, params, options, sizeof options);
+  char *src = hop_ocl_family_source(f, srcwhy, sizeof srcwhy);
   if (name == NULL) {
     snprintf(pr->fp64, sizeof pr->fp64, "no: the %s family has no double kernel", f->name);
   } else if (!hop_ocl_has_extension(hop_ocl_device(st), "cl_khr_fp64")) {
@@ -205,6 +208,7 @@ static void build_fp64(struct hop_ocl_state *st, const struct hop_ocl_family *f,
 }
 
 static void build_fp64_units(struct hop_ocl_state *st);
+static void release(cl_program *prog, cl_kernel *kernel);
 
 bool hop_ocl_program_fp64(struct hop_ocl_state *st)
 {
@@ -216,13 +220,9 @@ bool hop_ocl_program_fp64(struct hop_ocl_state *st)
     build_fp64_units(st);
     return hop_ocl_program_has(pr, HOP_OCL_DGEMM);
   }
-  const struct hop_ocl_family *f = st->family;
-  struct hop_ocl_params params;
-  char why[120], options[512];
-  hop_ocl_generic_params(hop_ocl_device(st), &params, why, sizeof why);
-  f->options(st, &params, options, sizeof options);
-  pr->fp64_params = params;
-  build_fp64(st, f, &params, hop_ocl_family_source(f, why, sizeof why), options);
+  char why[120];
+  hop_ocl_generic_params(hop_ocl_device(st), &pr->fp64_params, why, sizeof why);
+  build_fp64(st, st->family, &pr->fp64_params);
   return pr->kernel[HOP_OCL_DGEMM] != NULL;
 }
 
@@ -344,15 +344,7 @@ static void build_fp64_units(struct hop_ocl_state *st)
     if (!build_unit(st, &spec[u], u, &cached, why, sizeof why)) {
       hop_log(2, "opencl: the %s double program %s; d and z go to other engines",
               st->family->name, why);
-      for (int k = 0; k < HOP_OCL_KERNELS; k++)
-        if (pr->unit[u].kernel[k] != NULL) {
-          clReleaseKernel(pr->unit[u].kernel[k]);
-          pr->unit[u].kernel[k] = NULL;
-        }
-      if (pr->unit[u].program != NULL) {
-        clReleaseProgram(pr->unit[u].program);
-        pr->unit[u].program = NULL;
-      }
+      release(&pr->unit[u].program, pr->unit[u].kernel);
       continue;
     }
     snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", names[0] ? ", " : "",
