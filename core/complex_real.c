@@ -39,12 +39,12 @@ static inline void put(void *x, bool dbl, size_t at, double v)
 }
 
 /* op(X)(r, c) of the caller's A (x = 0) or B (x = 1): (re, im) with the conjugation applied. */
-static inline void op_elem(const struct hop_call *g, int x, bool dbl, int r, int c, double *re,
+static inline void op_elem(const struct hop_call *g, int x, bool dbl, int64_t r, int64_t c, double *re,
                            double *im)
 {
   enum hop_trans t = x == 0 ? g->ta : g->tb;
   const void *base = x == 0 ? g->a : g->b;
-  int ld = x == 0 ? g->lda : g->ldb;
+  int64_t ld = x == 0 ? g->lda : g->ldb;
   size_t at = hop_transposed(t) ? hop_at(c, r, ld) : hop_at(r, c, ld);
   *re = part_of(base, dbl, at, 0);
   double i = part_of(base, dbl, at, 1);
@@ -53,16 +53,17 @@ static inline void op_elem(const struct hop_call *g, int x, bool dbl, int r, int
 
 struct planes {
   bool double_b; /* B' is the doubled operand */
-  int m2, n2, k2; /* the real GEMM's shape */
+  int64_t m2, n2, k2; /* the real GEMM's shape */
   void *a, *b, *c;
 };
 
 /* A' from columns [l0, l1) of op(A). */
-static void write_a(const struct hop_call *g, bool dbl, const struct planes *p, int l0, int l1)
+static void write_a(const struct hop_call *g, bool dbl, const struct planes *p, int64_t l0,
+                    int64_t l1)
 {
-  int m = g->m, k = g->k;
-  for (int l = l0; l < l1; l++)
-    for (int i = 0; i < m; i++) {
+  int64_t m = g->m, k = g->k;
+  for (int64_t l = l0; l < l1; l++)
+    for (int64_t i = 0; i < m; i++) {
       double re, im;
       op_elem(g, 0, dbl, i, l, &re, &im);
       if (p->double_b) { /* [Ar Ai], m x 2k */
@@ -78,11 +79,12 @@ static void write_a(const struct hop_call *g, bool dbl, const struct planes *p, 
 }
 
 /* B' from columns [j0, j1) of op(B). */
-static void write_b(const struct hop_call *g, bool dbl, const struct planes *p, int j0, int j1)
+static void write_b(const struct hop_call *g, bool dbl, const struct planes *p, int64_t j0,
+                    int64_t j1)
 {
-  int n = g->n, k = g->k;
-  for (int j = j0; j < j1; j++)
-    for (int l = 0; l < k; l++) {
+  int64_t n = g->n, k = g->k;
+  for (int64_t j = j0; j < j1; j++)
+    for (int64_t l = 0; l < k; l++) {
       double re, im;
       op_elem(g, 1, dbl, l, j, &re, &im);
       if (p->double_b) { /* [Br Bi; -Bi Br], 2k x 2n */
@@ -98,12 +100,13 @@ static void write_b(const struct hop_call *g, bool dbl, const struct planes *p, 
 }
 
 /* C = alpha P + beta C from C', columns [j0, j1) (beta == 0: C is not read). */
-static void combine(const struct hop_call *g, bool dbl, const struct planes *p, int j0, int j1)
+static void combine(const struct hop_call *g, bool dbl, const struct planes *p, int64_t j0,
+                    int64_t j1)
 {
   bool beta_zero = hop_scalar_is_zero(g->beta);
   double ar = g->alpha.re, ai = g->alpha.im, br = g->beta.re, bi = g->beta.im;
-  for (int j = j0; j < j1; j++)
-    for (int i = 0; i < g->m; i++) {
+  for (int64_t j = j0; j < j1; j++)
+    for (int64_t i = 0; i < g->m; i++) {
       size_t re_at = p->double_b ? hop_at(i, j, g->m) : hop_at(i, j, 2 * g->m);
       size_t im_at = p->double_b ? hop_at(i, g->n + j, g->m) : hop_at(g->m + i, j, 2 * g->m);
       double pr = dbl ? ((const double *)p->c)[re_at] : ((const float *)p->c)[re_at];
@@ -129,7 +132,7 @@ struct share {
   const struct planes *p;
   bool dbl;
   enum pass pass;
-  int j0, j1;
+  int64_t j0, j1;
 };
 
 static void *run_share(void *arg)
@@ -146,19 +149,18 @@ static void *run_share(void *arg)
 enum { MAX_THREADS = 16, ELEMENTS_PER_THREAD = 1 << 18 };
 
 static void in_parallel(const struct hop_call *g, bool dbl, const struct planes *p, enum pass pass,
-                        int cols, size_t per_col)
+                        int64_t cols, size_t per_col)
 {
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
   size_t want = (size_t)cols * per_col / ELEMENTS_PER_THREAD;
   int t = (int)(want < 1 ? 1 : want > MAX_THREADS ? MAX_THREADS : want);
   t = cores > 0 && t > cores ? (int)cores : t;
-  t = t > cols ? (cols > 0 ? cols : 1) : t;
+  t = t > cols ? (cols > 0 ? (int)cols : 1) : t;
   struct share sh[MAX_THREADS];
   pthread_t tid[MAX_THREADS];
   bool started[MAX_THREADS] = {false};
   for (int i = 0; i < t; i++) {
-    sh[i] = (struct share){g, p, dbl, pass, (int)((long long)cols * i / t),
-                           (int)((long long)cols * (i + 1) / t)};
+    sh[i] = (struct share){g, p, dbl, pass, cols * i / t, cols * (i + 1) / t};
     if (i > 0)
       started[i] = pthread_create(&tid[i], NULL, run_share, &sh[i]) == 0;
   }
@@ -181,7 +183,8 @@ enum hop_status hop_complex_by_real(const struct hop_call *g,
   p.m2 = p.double_b ? g->m : 2 * g->m;
   p.n2 = p.double_b ? 2 * g->n : g->n;
   p.k2 = 2 * g->k;
-  if ((double)2 * g->m > INT_MAX || (double)2 * g->n > INT_MAX || (double)p.k2 > INT_MAX)
+  /* The engines that come here hold int dimensions (max_dim INT_MAX). */
+  if (2 * g->m > INT_MAX || 2 * g->n > INT_MAX || p.k2 > INT_MAX)
     return HOP_DECLINED; /* the doubled shape would not fit the real call's ints */
   size_t e = dbl ? 8 : 4;
   p.a = malloc((size_t)p.m2 * (size_t)p.k2 * e);

@@ -1,8 +1,17 @@
 /* The one entry of core/: trivial cases, re-entry, routing, the trace. */
+#include <inttypes.h>
 #include <math.h>
 #include <time.h>
 
 #include "hop.h"
+
+int64_t hop_call_max_dim(const struct hop_call *g)
+{
+  int64_t d[] = {g->m, g->n, g->k, g->lda, g->ldb, g->ldc}, most = 0;
+  for (size_t i = 0; i < sizeof d / sizeof d[0]; i++)
+    most = d[i] > most ? d[i] : most;
+  return most;
+}
 
 double hop_call_flops(const struct hop_call *g)
 {
@@ -18,8 +27,8 @@ double hop_call_flops(const struct hop_call *g)
 static void scale_c(const struct hop_call *g)
 {
   bool zero = hop_scalar_is_zero(g->beta);
-  for (int j = 0; j < g->n; j++)
-    for (int i = 0; i < g->m; i++) {
+  for (int64_t j = 0; j < g->n; j++)
+    for (int64_t i = 0; i < g->m; i++) {
       size_t at = hop_at(i, j, g->ldc);
       struct hop_scalar c = {0.0, 0.0};
       if (!zero) {
@@ -67,7 +76,7 @@ void hop_call_run(const struct hop_call *g)
   hop_fast_path_prepare();
   const char *engine = res.engine ? res.engine->name : "core";
   if (telling)
-    hop_log(2, "route: %s %s %dx%dx%d -> %s: %s", g->symbol, hop_dtype_name(g->dtype), g->m, g->n,
+    hop_log(2, "route: %s %s %" PRId64 "x%" PRId64 "x%" PRId64 " -> %s: %s", g->symbol, hop_dtype_name(g->dtype), g->m, g->n,
             g->k, engine, res.why);
   if (tracing)
     hop_trace_row(g, engine, res.why, now_seconds() - t0,

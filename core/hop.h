@@ -75,8 +75,10 @@ char hop_trans_letter(enum hop_trans t);
 
 /* One column-major call of a Level-3 operation.  For GEMM:
  * C = alpha * op(A) * op(B) + beta * C, op(A) m x k, op(B) k x n.
- * Indexing must use size_t: lda * k may exceed INT_MAX even when every
- * argument fits in an int. */
+ * Dimensions are 64-bit, as the ILP64 entry points pass them (the LP64
+ * ones widen theirs); an engine gets only calls whose dimensions it holds
+ * (struct hop_backend's max_dim).  Indexing must use size_t: lda * k may
+ * exceed INT_MAX even when every argument fits in an int. */
 struct hop_call {
   enum hop_op op;
   enum hop_dtype dtype;
@@ -88,15 +90,18 @@ struct hop_call {
    * diagonal never read (trmm, trsm). */
   bool right_side, upper, unit_diag;
   bool three_m; /* a ?gemm3m entry point: the 3M method's error bound is allowed */
-  int m, n, k;
+  int64_t m, n, k;
   struct hop_scalar alpha, beta;
   const void *a;
-  int lda;
+  int64_t lda;
   const void *b;
-  int ldb;
+  int64_t ldb;
   void *c;
-  int ldc;
+  int64_t ldc;
 };
+
+/* The largest of m, n, k, lda, ldb and ldc: what an engine must hold. */
+int64_t hop_call_max_dim(const struct hop_call *g);
 
 double hop_call_flops(const struct hop_call *g);
 
@@ -156,6 +161,10 @@ struct hop_backend {
   /* What it takes: takes[op] has HOP_DTYPE_BIT(dt) set for each dtype of
    * that operation.  The router never hands it anything else. */
   uint32_t takes[HOP_OP_COUNT];
+  /* The largest m, n, k and leading dimension it holds (INT_MAX for an
+   * engine whose kernels and launches take int sizes): the router hands it
+   * no call with a larger one (hop_call_max_dim), so engines never check. */
+  int64_t max_dim;
   /* Start the engine once.  On failure write one line in why and return a
    * status; the engine then stays off for the life of the process. */
   enum hop_status (*init)(void **state, char *why, size_t why_len);
@@ -204,6 +213,11 @@ extern const struct hop_backend_absent hop_backends_absent[];
 static inline bool hop_backend_takes(const struct hop_backend *be, const struct hop_call *g)
 {
   return (be->takes[g->op] & HOP_DTYPE_BIT(g->dtype)) != 0;
+}
+/* Does it hold the call's dimensions? */
+static inline bool hop_backend_holds(const struct hop_backend *be, const struct hop_call *g)
+{
+  return hop_call_max_dim(g) <= be->max_dim;
 }
 
 /* ---- configuration (core/config.c) ------------------------------------ */
@@ -316,7 +330,7 @@ void hop_trace_row(const struct hop_call *g, const char *engine, const char *why
 struct hop_trace_call {
   const char *symbol;
   enum hop_dtype dtype;
-  int m, n, k;
+  int64_t m, n, k;
   char transa, transb;
 };
 void hop_trace_unrouted(const struct hop_trace_call *c, const char *engine, const char *why);
@@ -343,7 +357,7 @@ bool hop_subnormal_inputs(const struct hop_call *g);
  * contract's bound: recompute them with hop_subnormal_redo before C(i, j)
  * is written (it reads C's old value when beta != 0). */
 float hop_subnormal_limit(const struct hop_call *g);
-float hop_subnormal_redo(const struct hop_call *g, int i, int j);
+float hop_subnormal_redo(const struct hop_call *g, int64_t i, int64_t j);
 
 /* ---- the fallback: the registry's last engine (core/context.c) ----------
  * It never declines and never fails: core/ sends it re-entrant calls and
@@ -395,15 +409,16 @@ static inline bool hop_double_nonzero(double f)
   __builtin_memcpy(&bits, &f, sizeof bits);
   return (bits << 1) != 0;
 }
-static inline uint64_t hop_fast_path_mnk(int m, int n, int k)
+static inline uint64_t hop_fast_path_mnk(int64_t m, int64_t n, int64_t k)
 {
-  return (uint64_t)(int64_t)m * (uint64_t)(int64_t)k * (uint64_t)(int64_t)n;
+  return (uint64_t)m * (uint64_t)k * (uint64_t)n;
 }
 /* Does a call of dtype dt (alpha already found non-zero) go the fast way? */
-static inline bool hop_fast_path_takes(const struct hop_fast_path *fast, enum hop_dtype dt, int m,
-                                       int n, int k, int lda, int ldb, int ldc)
+static inline bool hop_fast_path_takes(const struct hop_fast_path *fast, enum hop_dtype dt,
+                                       int64_t m, int64_t n, int64_t k, int64_t lda, int64_t ldb,
+                                       int64_t ldc)
 {
-  return (unsigned)(lda | ldb | ldc) < HOP_FAST_PATH_LD_LIMIT &&
+  return (uint64_t)(lda | ldb | ldc) < HOP_FAST_PATH_LD_LIMIT &&
          hop_fast_path_mnk(m, n, k) < fast->max_mnk[dt];
 }
 /* A complex alpha (re, im by pointer) is non-zero when either part is. */
@@ -434,7 +449,7 @@ void hop_half_to_float_n(const uint16_t *src, float *dst, size_t n);
 void hop_float_to_half_n(const float *src, uint16_t *dst, size_t n);
 
 /* Column-major element address helpers (size_t arithmetic, never int). */
-static inline size_t hop_at(int row, int col, int ld) {
+static inline size_t hop_at(int64_t row, int64_t col, int64_t ld) {
   return (size_t)row + (size_t)col * (size_t)ld;
 }
 

@@ -2,6 +2,7 @@
  * operation and dtype are asked; candidates are ordered by predicted time;
  * the first that accepts runs; a decline or a failure hands the call to
  * the next, and the CPU engine, always last, cannot decline. */
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,7 +54,7 @@ static bool try_engine(const struct hop_call *g, const struct hop_engine_view *v
   }
   /* A flushed subnormal input can change a result by any amount. */
   if (v->be->flushes != NULL && v->be->flushes(v->state) && hop_subnormal_inputs(g)) {
-    hop_log(2, "%s declines %s %dx%dx%d: subnormal inputs, which it flushes to zero", v->be->name,
+    hop_log(2, "%s declines %s %" PRId64 "x%" PRId64 "x%" PRId64 ": subnormal inputs, which it flushes to zero", v->be->name,
             g->symbol, g->m, g->n, g->k);
     explain(res, "%s declined: subnormal inputs (it flushes them)", v->be->name);
     return false;
@@ -61,7 +62,7 @@ static bool try_engine(const struct hop_call *g, const struct hop_engine_view *v
   struct hop_verify_snapshot snap;
   if (!hop_verify_begin(g, &snap)) {
     explain(res, "verify: no memory for a snapshot of C; ran on the CPU");
-    hop_log(1, "verify: no memory for a snapshot of C (%dx%d); call ran on the CPU", g->m, g->n);
+    hop_log(1, "verify: no memory for a snapshot of C (%" PRId64 "x%" PRId64 "); call ran on the CPU", g->m, g->n);
     run_fallback(g, res);
     return true;
   }
@@ -72,7 +73,7 @@ static bool try_engine(const struct hop_call *g, const struct hop_engine_view *v
   if (st != HOP_OK) {
     hop_verify_end(NULL, &snap);
     if (st != HOP_DECLINED)
-      hop_log(1, "engine %s failed on %s %dx%dx%d: %s; the call goes on to the next engine",
+      hop_log(1, "engine %s failed on %s %" PRId64 "x%" PRId64 "x%" PRId64 ": %s; the call goes on to the next engine",
               v->be->name, g->symbol, g->m, g->n, g->k, hop_status_message(st));
     explain(res, "%s %s", v->be->name, st == HOP_DECLINED ? "declined" : "failed");
     return false;
@@ -107,6 +108,12 @@ static void route_forced(const struct hop_call *g, const char *name, struct hop_
     run_fallback(g, res);
     return;
   }
+  if (!hop_backend_holds(hop_backends[i], g)) {
+    explain(res, "HOPBLAS_BACKEND=%s holds dimensions up to %" PRId64 " only", name,
+            hop_backends[i]->max_dim);
+    run_fallback(g, res);
+    return;
+  }
   struct hop_engine_view v;
   hop_engine_get(i, &v);
   if (v.status != HOP_OK) {
@@ -126,7 +133,7 @@ static void route_by_prediction(const struct hop_call *g, bool devices_only,
   struct candidate cands[16];
   size_t n = 0;
   for (size_t i = 0; i < hop_backend_count && n < 16; i++) {
-    if (!hop_backend_takes(hop_backends[i], g))
+    if (!hop_backend_takes(hop_backends[i], g) || !hop_backend_holds(hop_backends[i], g))
       continue; /* not started for a call it cannot take */
     struct hop_engine_view v;
     hop_engine_get(i, &v);

@@ -36,13 +36,13 @@ static bool float_subnormal(double x)
 static bool scalar_subnormal(struct hop_scalar s) { return float_subnormal(s.re) || float_subnormal(s.im); }
 
 /* Any subnormal in the rows x cols float matrix x (column-major, ld)? */
-static bool matrix_subnormal(const void *x, int rows, int cols, int ld)
+static bool matrix_subnormal(const void *x, int64_t rows, int64_t cols, int64_t ld)
 {
   const uint32_t *p = x;
-  for (int j = 0; j < cols; j++) {
+  for (int64_t j = 0; j < cols; j++) {
     const uint32_t *col = p + hop_at(0, j, ld);
     uint32_t any = 0;
-    for (int i = 0; i < rows; i++) /* no early exit inside a column: it vectorises */
+    for (int64_t i = 0; i < rows; i++) /* no early exit inside a column: it vectorises */
       any |= is_subnormal(col[i]);
     if (any)
       return true;
@@ -108,10 +108,10 @@ float hop_subnormal_limit(const struct hop_call *g)
 /* Only for the dtypes hop_subnormal_limit() gives a limit above 0 (real,
  * float C).  Products of floats are exact in double and double has no subnormal
  * trouble here: the result is C's element correctly rounded, or nearly. */
-float hop_subnormal_redo(const struct hop_call *g, int i, int j)
+float hop_subnormal_redo(const struct hop_call *g, int64_t i, int64_t j)
 {
   double s = 0.0;
-  for (int l = 0; l < g->k; l++) {
+  for (int64_t l = 0; l < g->k; l++) {
     double a = hop_dtype_load(g->dtype, false, g->a, g->ta ? hop_at(l, i, g->lda) : hop_at(i, l, g->lda)).re;
     double b = hop_dtype_load(g->dtype, false, g->b, g->tb ? hop_at(j, l, g->ldb) : hop_at(l, j, g->ldb)).re;
     s += a * b;

@@ -5,6 +5,7 @@
  * (core/dtype.c); complex parts each, with |x| taken as |re| + |im|.
  * "fallback" also replaces a result that is out of tolerance. */
 #include <float.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,7 +43,7 @@ bool hop_verify_begin(const struct hop_call *g, struct hop_verify_snapshot *snap
   snap->c = malloc((size_t)g->m * (size_t)g->n * es);
   if (snap->c == NULL)
     return false;
-  for (int j = 0; j < g->n; j++)
+  for (int64_t j = 0; j < g->n; j++)
     memcpy((char *)snap->c + (size_t)j * g->m * es, (const char *)g->c + hop_at(0, j, g->ldc) * es,
            (size_t)g->m * es);
   return true;
@@ -99,7 +100,7 @@ const char *hop_verify_end(const struct hop_call *g, struct hop_verify_snapshot 
   void *ref = malloc(mn * es);
   void *absab = ref ? abs_product(g) : NULL;
   if (absab == NULL) {
-    hop_log(1, "verify: no memory to check %s %dx%dx%d; skipped", g->symbol, g->m, g->n, g->k);
+    hop_log(1, "verify: no memory to check %s %" PRId64 "x%" PRId64 "x%" PRId64 "; skipped", g->symbol, g->m, g->n, g->k);
     free(ref), free(snap->c);
     return "skipped";
   }
@@ -118,8 +119,8 @@ const char *hop_verify_end(const struct hop_call *g, struct hop_verify_snapshot 
   double underflow = (g->k + 2) * (alpha + 1.0) * info->tiny;
   size_t bad = 0, worst_i = 0, worst_j = 0;
   double worst = 0.0;
-  for (int j = 0; j < g->n; j++)
-    for (int i = 0; i < g->m; i++) {
+  for (int64_t j = 0; j < g->n; j++)
+    for (int64_t i = 0; i < g->m; i++) {
       size_t at = hop_at(i, j, g->m);
       struct hop_scalar c = hop_dtype_load(g->dtype, true, g->c, hop_at(i, j, g->ldc));
       struct hop_scalar rv = hop_dtype_load(g->dtype, true, ref, at);
@@ -130,21 +131,21 @@ const char *hop_verify_end(const struct hop_call *g, struct hop_verify_snapshot 
       if (!within(c.re, rv.re, bound) || !within(c.im, rv.im, bound)) {
         double err = fmax(fabs(c.re - rv.re), fabs(c.im - rv.im));
         if (bad == 0 || err > worst || isnan(err))
-          worst = err, worst_i = i, worst_j = j;
+          worst = err, worst_i = (size_t)i, worst_j = (size_t)j;
         bad++;
       }
     }
   const char *verdict = "ok";
   if (bad == 0) {
-    hop_log(2, "verify: %s %dx%dx%d matches OpenBLAS", g->symbol, g->m, g->n, g->k);
+    hop_log(2, "verify: %s %" PRId64 "x%" PRId64 "x%" PRId64 " matches OpenBLAS", g->symbol, g->m, g->n, g->k);
   } else {
     bool replace = cfg->verify == HOP_VERIFY_FALLBACK;
-    hop_log(1, "verify: %s %dx%dx%d: %zu of %zu elements out of tolerance, max error %.3g at (%zu,%zu)%s",
+    hop_log(1, "verify: %s %" PRId64 "x%" PRId64 "x%" PRId64 ": %zu of %zu elements out of tolerance, max error %.3g at (%zu,%zu)%s",
             g->symbol, g->m, g->n, g->k, bad, mn, worst, worst_i, worst_j,
             replace ? "; replaced by the OpenBLAS result" : "");
     verdict = "bad";
     if (replace) {
-      for (int j = 0; j < g->n; j++)
+      for (int64_t j = 0; j < g->n; j++)
         memcpy((char *)g->c + hop_at(0, j, g->ldc) * es, (char *)ref + (size_t)j * g->m * es,
                (size_t)g->m * es);
       verdict = "replaced";

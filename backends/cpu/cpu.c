@@ -179,18 +179,20 @@ static enum hop_status cpu_gemm(void *state, const struct hop_call *g)
   return HOP_DECLINED;
 }
 
-/* One call of the loaded BLAS (or the reference), as it is.  'R' is
+/* One call of the loaded BLAS (or the reference), as it is: every value of
+ * g fits an int (hop_cpu_gemm_sliced cuts calls that do not).  'R' is
  * OpenBLAS's alone (netlib's cgemm rejects it): elsewhere the reference. */
 static void blas_gemm(const struct hop_cpu_state *st, const struct hop_call *g)
 {
   char ta = hop_trans_letter(g->ta), tb = hop_trans_letter(g->tb);
   bool blas_takes = st->takes_r || (g->ta != HOP_TRANS_R && g->tb != HOP_TRANS_R);
+  const int m = (int)g->m, n = (int)g->n, k = (int)g->k;
+  const int lda = (int)g->lda, ldb = (int)g->ldb, ldc = (int)g->ldc;
   switch (g->dtype) {
   case HOP_DTYPE_S:
     if (st->sgemm != NULL) {
       float alpha = (float)g->alpha.re, beta = (float)g->beta.re;
-      st->sgemm(&ta, &tb, &g->m, &g->n, &g->k, &alpha, g->a, &g->lda, g->b, &g->ldb, &beta, g->c,
-                &g->ldc, 1, 1);
+      st->sgemm(&ta, &tb, &m, &n, &k, &alpha, g->a, &lda, g->b, &ldb, &beta, g->c, &ldc, 1, 1);
     } else {
       hop_ref_sgemm(g->ta, g->tb, g->m, g->n, g->k, (float)g->alpha.re, g->a, g->lda, g->b,
                     g->ldb, (float)g->beta.re, g->c, g->ldc);
@@ -198,8 +200,8 @@ static void blas_gemm(const struct hop_cpu_state *st, const struct hop_call *g)
     return;
   case HOP_DTYPE_D:
     if (st->dgemm != NULL) {
-      st->dgemm(&ta, &tb, &g->m, &g->n, &g->k, &g->alpha.re, g->a, &g->lda, g->b, &g->ldb,
-                &g->beta.re, g->c, &g->ldc, 1, 1);
+      st->dgemm(&ta, &tb, &m, &n, &k, &g->alpha.re, g->a, &lda, g->b, &ldb, &g->beta.re, g->c,
+                &ldc, 1, 1);
       return;
     }
     break;
@@ -207,16 +209,14 @@ static void blas_gemm(const struct hop_cpu_state *st, const struct hop_call *g)
     if (st->cgemm != NULL && blas_takes) {
       float alpha[2] = {(float)g->alpha.re, (float)g->alpha.im};
       float beta[2] = {(float)g->beta.re, (float)g->beta.im};
-      st->cgemm(&ta, &tb, &g->m, &g->n, &g->k, alpha, g->a, &g->lda, g->b, &g->ldb, beta, g->c,
-                &g->ldc, 1, 1);
+      st->cgemm(&ta, &tb, &m, &n, &k, alpha, g->a, &lda, g->b, &ldb, beta, g->c, &ldc, 1, 1);
       return;
     }
     break;
   case HOP_DTYPE_Z:
     if (st->zgemm != NULL && blas_takes) {
       double alpha[2] = {g->alpha.re, g->alpha.im}, beta[2] = {g->beta.re, g->beta.im};
-      st->zgemm(&ta, &tb, &g->m, &g->n, &g->k, alpha, g->a, &g->lda, g->b, &g->ldb, beta, g->c,
-                &g->ldc, 1, 1);
+      st->zgemm(&ta, &tb, &m, &n, &k, alpha, g->a, &lda, g->b, &ldb, beta, g->c, &ldc, 1, 1);
       return;
     }
     break;
@@ -227,40 +227,50 @@ static void blas_gemm(const struct hop_cpu_state *st, const struct hop_call *g)
   hop_ref_gemm_wide(g);
 }
 
-/* How many columns of a matrix with this ld and rows keep every element
- * offset, ld * (cols - 1) + rows - 1, within INT_MAX. */
-static int cols_fitting_int(int ld, int rows)
+/* How many columns of a matrix with this ld and at most `rows` rows keep
+ * every element offset, ld * (cols - 1) + rows - 1, within INT_MAX: at
+ * least one, since rows <= INT_MAX. */
+static int64_t cols_fitting_int(int64_t ld, int64_t rows)
 {
-  size_t fit = ((size_t)INT_MAX - (size_t)rows) / (size_t)ld + 1;
-  return fit > INT_MAX ? INT_MAX : (int)fit;
+  return (INT_MAX - rows) / ld + 1;
 }
 
-static int min_int(int x, int y) { return x < y ? x : y; }
+static int64_t min64(int64_t x, int64_t y) { return x < y ? x : y; }
+
+/* The ld a slice passes: its own when it fits an int; else the slice has
+ * one column there (cols_fitting_int), and any ld >= its rows will do. */
+static int64_t slice_ld(int64_t ld, int64_t rows) { return ld <= INT_MAX ? ld : rows > 1 ? rows : 1; }
 
 void hop_cpu_gemm_sliced(const struct hop_cpu_state *st, const struct hop_call *g)
 {
   /* CPU BLAS kernels may index with 32-bit ints (OpenBLAS 0.3.21's
-   * COOPERLAKE small-matrix kernels do, and crash): cut the call into slices
-   * whose element offsets fit.  A slice of one column always fits. */
+   * COOPERLAKE small-matrix kernels do, and crash), and an LP64 BLAS takes
+   * int sizes: cut the call into slices whose sizes and element offsets
+   * fit.  A slice of one column of at most INT_MAX rows always fits. */
   bool ta = hop_transposed(g->ta), tb = hop_transposed(g->tb);
-  int m = g->m, n = g->n, k = g->k;
-  int sm = ta ? cols_fitting_int(g->lda, k) : m; /* A^T: k x m stored */
-  int sn = min_int(cols_fitting_int(g->ldc, m), tb ? n : cols_fitting_int(g->ldb, k));
-  int sk = min_int(ta ? k : cols_fitting_int(g->lda, m), tb ? cols_fitting_int(g->ldb, n) : k);
+  int64_t m = g->m, n = g->n, k = g->k;
+  int64_t rm = min64(m, INT_MAX), rn = min64(n, INT_MAX), rk = min64(k, INT_MAX);
+  int64_t sm = ta ? min64(rm, cols_fitting_int(g->lda, rk)) : rm; /* A^T: k x m stored */
+  int64_t sn = min64(min64(rn, cols_fitting_int(g->ldc, rm)), tb ? rn : cols_fitting_int(g->ldb, rk));
+  int64_t sk = min64(min64(rk, ta ? rk : cols_fitting_int(g->lda, rm)),
+                     tb ? cols_fitting_int(g->ldb, rn) : rk);
   if (sm >= m && sn >= n && sk >= k) {
     blas_gemm(st, g);
     return;
   }
   size_t es = hop_dtype_c_size(g->dtype); /* A, B and C share it for s, d, c, z */
-  for (int j = 0; j < n; j += sn)
-    for (int i = 0; i < m; i += sm) {
-      int p = 0;
+  for (int64_t j = 0; j < n; j += sn)
+    for (int64_t i = 0; i < m; i += sm) {
+      int64_t p = 0;
       do { /* later k slices accumulate into what the first one wrote */
         struct hop_call s = *g;
-        s.m = min_int(sm, m - i), s.n = min_int(sn, n - j), s.k = min_int(sk, k - p);
+        s.m = min64(sm, m - i), s.n = min64(sn, n - j), s.k = min64(sk, k - p);
         s.a = (const char *)g->a + es * (ta ? hop_at(p, i, g->lda) : hop_at(i, p, g->lda));
         s.b = (const char *)g->b + es * (tb ? hop_at(j, p, g->ldb) : hop_at(p, j, g->ldb));
         s.c = (char *)g->c + es * hop_at(i, j, g->ldc);
+        s.lda = slice_ld(g->lda, ta ? s.k : s.m);
+        s.ldb = slice_ld(g->ldb, tb ? s.n : s.k);
+        s.ldc = slice_ld(g->ldc, s.m);
         if (p > 0)
           s.beta = (struct hop_scalar){1.0, 0.0};
         blas_gemm(st, &s);
@@ -268,9 +278,9 @@ void hop_cpu_gemm_sliced(const struct hop_cpu_state *st, const struct hop_call *
     }
 }
 
-void hop_cpu_sgemm(const struct hop_cpu_state *st, bool ta, bool tb, int m, int n, int k,
-                   float alpha, const float *a, int lda, const float *b, int ldb, float beta,
-                   float *c, int ldc)
+void hop_cpu_sgemm(const struct hop_cpu_state *st, bool ta, bool tb, int64_t m, int64_t n,
+                   int64_t k, float alpha, const float *a, int64_t lda, const float *b, int64_t ldb,
+                   float beta, float *c, int64_t ldc)
 {
   struct hop_call g = {.op = HOP_OP_GEMM, .dtype = HOP_DTYPE_S, .symbol = "cpu",
                        .ta = ta ? HOP_TRANS_T : HOP_TRANS_N, .tb = tb ? HOP_TRANS_T : HOP_TRANS_N,
@@ -315,6 +325,7 @@ const struct hop_backend hop_backend_cpu = {
   .takes = {[HOP_OP_GEMM] = HOP_DTYPE_BIT(HOP_DTYPE_S) | HOP_DTYPE_BIT(HOP_DTYPE_D) |
                             HOP_DTYPE_BIT(HOP_DTYPE_C) | HOP_DTYPE_BIT(HOP_DTYPE_Z) |
                             HOP_DTYPE_BIT(HOP_DTYPE_H) | HOP_DTYPE_BIT(HOP_DTYPE_SH)},
+  .max_dim = INT64_MAX, /* sliced to the BLAS's ints (hop_cpu_gemm_sliced) */
   .fork_safe = true,
   .init = cpu_init,
   .predict = cpu_predict,

@@ -51,11 +51,11 @@ extern const struct hop_engine_tools hop_cpu_tools;
 /* s, d, c or z through the loaded BLAS (else the reference), cut into
  * slices whose element offsets fit an int. */
 void hop_cpu_gemm_sliced(const struct hop_cpu_state *st, const struct hop_call *g);
-void hop_cpu_sgemm(const struct hop_cpu_state *st, bool ta, bool tb, int m, int n, int k,
-                   float alpha, const float *a, int lda, const float *b, int ldb, float beta,
-                   float *c, int ldc);
-void hop_ref_sgemm(bool ta, bool tb, int m, int n, int k, float alpha, const float *a, int lda,
-                   const float *b, int ldb, float beta, float *c, int ldc);
+void hop_cpu_sgemm(const struct hop_cpu_state *st, bool ta, bool tb, int64_t m, int64_t n,
+                   int64_t k, float alpha, const float *a, int64_t lda, const float *b, int64_t ldb,
+                   float beta, float *c, int64_t ldc);
+void hop_ref_sgemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, float alpha, const float *a,
+                   int64_t lda, const float *b, int64_t ldb, float beta, float *c, int64_t ldc);
 /* The reference for d, c and z (accumulating in double complex). */
 void hop_ref_gemm_wide(const struct hop_call *g);
 

@@ -10,8 +10,8 @@
 enum { PANEL = 512 };
 
 /* Convert the rows x cols block of op(X) at (r0, c0) into dst (ld = rows). */
-static void panel_from_half(const uint16_t *x, int ldx, bool trans, int r0, int c0, int rows,
-                            int cols, float *dst)
+static void panel_from_half(const uint16_t *x, int64_t ldx, bool trans, int64_t r0, int64_t c0,
+                            int rows, int cols, float *dst)
 {
   if (!trans) {
     for (int j = 0; j < cols; j++)
@@ -37,12 +37,12 @@ enum hop_status hop_cpu_half_gemm(const struct hop_cpu_state *st, const struct h
     free(ap), free(bp), free(cp);
     return HOP_ERR_NOMEM;
   }
-  for (int j0 = 0; j0 < g->n; j0 += PANEL) {
-    int nb = g->n - j0 < PANEL ? g->n - j0 : PANEL;
-    for (int i0 = 0; i0 < g->m; i0 += PANEL) {
-      int mb = g->m - i0 < PANEL ? g->m - i0 : PANEL;
+  for (int64_t j0 = 0; j0 < g->n; j0 += PANEL) {
+    int nb = g->n - j0 < PANEL ? (int)(g->n - j0) : PANEL;
+    for (int64_t i0 = 0; i0 < g->m; i0 += PANEL) {
+      int mb = g->m - i0 < PANEL ? (int)(g->m - i0) : PANEL;
       float *cblk;
-      int ldcb;
+      int64_t ldcb;
       if (g->dtype == HOP_DTYPE_H) {
         cblk = cp, ldcb = mb;
         if (beta != 0.0f) /* beta == 0: C is write-only, not converted */
@@ -52,8 +52,8 @@ enum hop_status hop_cpu_half_gemm(const struct hop_cpu_state *st, const struct h
       } else {
         cblk = (float *)g->c + hop_at(i0, j0, g->ldc), ldcb = g->ldc;
       }
-      for (int l0 = 0; l0 < g->k; l0 += PANEL) {
-        int kb = g->k - l0 < PANEL ? g->k - l0 : PANEL;
+      for (int64_t l0 = 0; l0 < g->k; l0 += PANEL) {
+        int kb = g->k - l0 < PANEL ? (int)(g->k - l0) : PANEL;
         panel_from_half(g->a, g->lda, g->ta, i0, l0, mb, kb, ap);
         panel_from_half(g->b, g->ldb, g->tb, l0, j0, kb, nb, bp);
         hop_cpu_sgemm(st, false, false, mb, nb, kb, alpha, ap, mb, bp, kb,
@@ -69,7 +69,7 @@ enum hop_status hop_cpu_half_gemm(const struct hop_cpu_state *st, const struct h
   return HOP_OK;
 }
 
-static float half_elem(const void *x, bool trans, int i, int l, int ld)
+static float half_elem(const void *x, bool trans, int64_t i, int64_t l, int64_t ld)
 {
   const uint16_t *h = x;
   return hop_half_to_float(trans ? h[hop_at(l, i, ld)] : h[hop_at(i, l, ld)]);
@@ -79,10 +79,10 @@ void hop_cpu_half_gemm_unbuffered(const struct hop_cpu_state *st, const struct h
 {
   (void)st;
   const float alpha = (float)g->alpha.re, beta = (float)g->beta.re;
-  for (int j = 0; j < g->n; j++)
-    for (int i = 0; i < g->m; i++) {
+  for (int64_t j = 0; j < g->n; j++)
+    for (int64_t i = 0; i < g->m; i++) {
       float s = 0.0f;
-      for (int l = 0; l < g->k; l++)
+      for (int64_t l = 0; l < g->k; l++)
         s += half_elem(g->a, g->ta, i, l, g->lda) * half_elem(g->b, g->tb, l, j, g->ldb);
       size_t at = hop_at(i, j, g->ldc);
       if (g->dtype == HOP_DTYPE_H) {

@@ -7,29 +7,30 @@
 
 enum { MB = 128, KB = 128 };
 
-static float elem(const float *x, bool trans, int i, int l, int ld)
+static float elem(const float *x, bool trans, int64_t i, int64_t l, int64_t ld)
 {
   return trans ? x[hop_at(l, i, ld)] : x[hop_at(i, l, ld)];
 }
 
 /* Used when even the small pack buffer cannot be allocated. */
-static void ref_sgemm_unpacked(bool ta, bool tb, int m, int n, int k, float alpha, const float *a,
-                               int lda, const float *b, int ldb, float *c, int ldc)
+static void ref_sgemm_unpacked(bool ta, bool tb, int64_t m, int64_t n, int64_t k, float alpha,
+                               const float *a, int64_t lda, const float *b, int64_t ldb, float *c,
+                               int64_t ldc)
 {
-  for (int j = 0; j < n; j++)
-    for (int i = 0; i < m; i++) {
+  for (int64_t j = 0; j < n; j++)
+    for (int64_t i = 0; i < m; i++) {
       float s = 0.0f;
-      for (int l = 0; l < k; l++)
+      for (int64_t l = 0; l < k; l++)
         s += elem(a, ta, i, l, lda) * elem(b, tb, l, j, ldb);
       c[hop_at(i, j, ldc)] += alpha * s;
     }
 }
 
-void hop_ref_sgemm(bool ta, bool tb, int m, int n, int k, float alpha, const float *a, int lda,
-                   const float *b, int ldb, float beta, float *c, int ldc)
+void hop_ref_sgemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, float alpha, const float *a,
+                   int64_t lda, const float *b, int64_t ldb, float beta, float *c, int64_t ldc)
 {
-  for (int j = 0; j < n; j++)
-    for (int i = 0; i < m; i++) {
+  for (int64_t j = 0; j < n; j++)
+    for (int64_t i = 0; i < m; i++) {
       float *cij = &c[hop_at(i, j, ldc)];
       *cij = beta == 0.0f ? 0.0f : beta * *cij; /* beta == 0: C is write-only */
     }
@@ -40,17 +41,17 @@ void hop_ref_sgemm(bool ta, bool tb, int m, int n, int k, float alpha, const flo
     ref_sgemm_unpacked(ta, tb, m, n, k, alpha, a, lda, b, ldb, c, ldc);
     return;
   }
-  for (int l0 = 0; l0 < k; l0 += KB) {
-    int kb = k - l0 < KB ? k - l0 : KB;
-    for (int i0 = 0; i0 < m; i0 += MB) {
-      int mb = m - i0 < MB ? m - i0 : MB;
+  for (int64_t l0 = 0; l0 < k; l0 += KB) {
+    int kb = k - l0 < KB ? (int)(k - l0) : KB;
+    for (int64_t i0 = 0; i0 < m; i0 += MB) {
+      int mb = m - i0 < MB ? (int)(m - i0) : MB;
       for (int l = 0; l < kb; l++)
         for (int i = 0; i < mb; i++)
           pack[i + l * MB] = elem(a, ta, i0 + i, l0 + l, lda);
       /* alpha scales the block's sums, not B: alpha * b may underflow
        * into the subnormals (alpha = 2^-140) where the sum would not. */
       float *sum = pack + MB * KB;
-      for (int j = 0; j < n; j++) {
+      for (int64_t j = 0; j < n; j++) {
         for (int i = 0; i < mb; i++)
           sum[i] = 0.0f;
         for (int l = 0; l < kb; l++) {

@@ -3,6 +3,7 @@
  * lines of `hopblas info`, and the release when the library is unloaded.
  * The engine is not fork-safe: a forked child never touches the parent's
  * context and queues (core switches it off). */
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -223,6 +224,7 @@ const struct hop_backend hop_backend_opencl = {
   .takes = {[HOP_OP_GEMM] = HOP_DTYPE_BIT(HOP_DTYPE_S) | HOP_DTYPE_BIT(HOP_DTYPE_D) |
                             HOP_DTYPE_BIT(HOP_DTYPE_C) | HOP_DTYPE_BIT(HOP_DTYPE_Z) |
                             HOP_DTYPE_BIT(HOP_DTYPE_H) | HOP_DTYPE_BIT(HOP_DTYPE_SH)},
+  .max_dim = INT_MAX, /* int sizes in launches and packing */
   .fork_safe = false,
   .init = ocl_init,
   .predict = ocl_predict,

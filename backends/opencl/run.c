@@ -328,7 +328,7 @@ static void log_phases(const struct hop_ocl_call *c, double seconds)
           "opencl phases: %s %dx%dx%d %s%s beta=%g: %zu tiles (%dx%d) of %dx%d, k in %d; slots "
           "%d operand, %d C; %ld uploads of <= %zu KiB, %d copy threads; host ms: pack %.3f "
           "(%.1f MiB), unpack %.3f (%.1f MiB), wait %.3f, other %.3f, total %.3f",
-          c->ops->name, g->m, g->n, g->k, g->ta ? "T" : "N",
+          c->ops->name, (int)g->m, (int)g->n, (int)g->k, g->ta ? "T" : "N",
           g->tb ? "T" : "N", g->beta.re, c->ntiles, p->tiles_m, p->tiles_n, p->tm, p->tn,
           p->chunks, c->nx, c->nc, c->sg.uploads, c->sg.chunk >> 10,
           hop_ocl_copy_threads(c->st), 1e3 * c->sg.pack_s, mib * c->sg.pack_bytes,
@@ -376,8 +376,8 @@ enum hop_status hop_ocl_run(struct hop_ocl_state *st, const struct hop_call *g)
   if (st->family->limits != NULL)
     st->family->limits(st, g, &c.p);
   if (!hop_ocl_plan_make(g, memory, st->cap, &c.p)) {
-    hop_log(2, "opencl: no tiling of %dx%dx%d fits buffers of %zu bytes; declined", g->m, g->n,
-            g->k, st->cap);
+    hop_log(2, "opencl: no tiling of %dx%dx%d fits buffers of %zu bytes; declined", (int)g->m,
+            (int)g->n, (int)g->k, st->cap);
     return HOP_DECLINED;
   }
   c.ntiles = (size_t)c.p.tiles_m * (size_t)c.p.tiles_n;

@@ -2,6 +2,8 @@
  * check`: it proves that the router hands an engine nothing it did not
  * declare.  It computes through the fallback engine what it takes, and
  * says so loudly (a log line, a status) if it is ever handed more. */
+#include <limits.h>
+
 #include "hop.h"
 
 static enum hop_status narrow_init(void **state, char *why, size_t why_len)
@@ -29,6 +31,7 @@ const struct hop_backend hop_backend_test_narrow = {
   .is_device = true,
   .fork_safe = true,
   .only_when_named = true,
+  .max_dim = INT_MAX,
   .takes = {[HOP_OP_GEMM] = HOP_DTYPE_BIT(HOP_DTYPE_S)},
   .init = narrow_init,
   .predict = narrow_predict,

@@ -1,6 +1,8 @@
 /* A device engine that answers wrongly on purpose, built only for `make check`:
  * it proves that HOPBLAS_VERIFY notices and that =fallback repairs.  It
  * computes the right product through the fallback engine, then corrupts it. */
+#include <limits.h>
+
 #include "hop.h"
 
 static enum hop_status wrong_init(void **state, char *why, size_t why_len)
@@ -16,7 +18,7 @@ static enum hop_status wrong_gemm(void *state, const struct hop_call *g)
 {
   hop_fallback_run(g);
   /* Off by one in the first element of every column: far outside any tolerance. */
-  for (int j = 0; j < g->n; j++) {
+  for (int64_t j = 0; j < g->n; j++) {
     size_t at = hop_at(0, j, g->ldc);
     struct hop_scalar c = hop_dtype_load(g->dtype, true, g->c, at);
     c.re += 1.0;
@@ -30,6 +32,7 @@ const struct hop_backend hop_backend_test_wrong = {
   .is_device = true,
   .fork_safe = true,
   .only_when_named = true, /* it answers wrongly on purpose */
+  .max_dim = INT_MAX,
   .takes = {[HOP_OP_GEMM] = HOP_DTYPE_BIT(HOP_DTYPE_S) | HOP_DTYPE_BIT(HOP_DTYPE_H) |
                             HOP_DTYPE_BIT(HOP_DTYPE_SH)},
   .init = wrong_init,

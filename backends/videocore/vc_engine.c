@@ -4,6 +4,7 @@
  *                    emulator, only when asked for by name (it is slow).
  * A call either completes on the QPUs and C is written once at the end, or
  * C is untouched and the router finishes it on the CPU. */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -86,7 +87,8 @@ static enum hop_status emu_gemm(void *state, const struct hop_call *g)
   struct vc_state *st = state;
   char why[320] = "";
   if (hop_call_flops(g) > st->max_flops) {
-    hop_log(2, "videocore-emu declines %dx%dx%d: more than HOPBLAS_VC_EMU_MAX_GFLOP", g->m, g->n, g->k);
+    hop_log(2, "videocore-emu declines %dx%dx%d: more than HOPBLAS_VC_EMU_MAX_GFLOP", (int)g->m,
+            (int)g->n, (int)g->k);
     return HOP_DECLINED;
   }
   struct hop_vc_emu_launcher l;
@@ -97,13 +99,13 @@ static enum hop_status emu_gemm(void *state, const struct hop_call *g)
   log_redone("videocore-emu", g, redone);
   if (s != HOP_OK) {
     hop_log(s == HOP_DECLINED ? 2 : 1, "videocore-emu %s %dx%dx%d: %s",
-            s == HOP_DECLINED ? "declines" : "failed on", g->m, g->n, g->k, why);
+            s == HOP_DECLINED ? "declines" : "failed on", (int)g->m, (int)g->n, (int)g->k, why);
   } else if (hop_config()->verbose >= 3) {
     /* What the QPUs would take: 4 clocks per instruction cycle. */
     double mhz = hop_config_double("HOPBLAS_VC_CLOCK_MHZ", 1.0, 2000.0, 250.0);
     double sec = (double)l.last_cycles * 4.0 / (mhz * 1e6);
-    hop_log(3, "videocore-emu %dx%dx%d: %llu QPU cycles, %.3f ms at %.0f MHz (%.2f GFLOPS projected)", g->m,
-            g->n, g->k, (unsigned long long)l.last_cycles, 1e3 * sec, mhz, hop_call_flops(g) / sec / 1e9);
+    hop_log(3, "videocore-emu %dx%dx%d: %llu QPU cycles, %.3f ms at %.0f MHz (%.2f GFLOPS projected)",
+            (int)g->m, (int)g->n, (int)g->k, (unsigned long long)l.last_cycles, 1e3 * sec, mhz, hop_call_flops(g) / sec / 1e9);
   }
   return s;
 }
@@ -134,6 +136,7 @@ const struct hop_backend hop_backend_videocore_emu = {
   /* The QPUs compute in float: cgemm as a real sgemm (core/complex_real.c), no double. */
   .takes = {[HOP_OP_GEMM] = HOP_DTYPE_BIT(HOP_DTYPE_S) | HOP_DTYPE_BIT(HOP_DTYPE_C) |
                             HOP_DTYPE_BIT(HOP_DTYPE_H) | HOP_DTYPE_BIT(HOP_DTYPE_SH)},
+  .max_dim = INT_MAX, /* int sizes in launches and packing */
   .only_when_named = true,
   .fork_safe = true, /* nothing but the generated programs outlives a call */
   .init = emu_init,
@@ -208,7 +211,7 @@ static enum hop_status real_gemm(void *state, const struct hop_call *g)
   log_redone("videocore", g, redone);
   if (s != HOP_OK)
     hop_log(s == HOP_DECLINED ? 2 : 1, "videocore %s %dx%dx%d: %s", s == HOP_DECLINED ? "declines" : "failed on",
-            g->m, g->n, g->k, why);
+            (int)g->m, (int)g->n, (int)g->k, why);
   return s;
 }
 
@@ -223,6 +226,7 @@ const struct hop_backend hop_backend_videocore = {
   /* The QPUs compute in float: cgemm as a real sgemm (core/complex_real.c), no double. */
   .takes = {[HOP_OP_GEMM] = HOP_DTYPE_BIT(HOP_DTYPE_S) | HOP_DTYPE_BIT(HOP_DTYPE_C) |
                             HOP_DTYPE_BIT(HOP_DTYPE_H) | HOP_DTYPE_BIT(HOP_DTYPE_SH)},
+  .max_dim = INT_MAX, /* int sizes in launches and packing */
   .fork_safe = false, /* the parent's /dev/vcio, /dev/mem and GPU memory */
   .init = real_init,
   .predict = real_predict,
