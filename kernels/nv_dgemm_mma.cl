@@ -1,43 +1,310 @@
 /* Double-precision GEMM on the FP64 tensor cores of NVIDIA GPUs (sm_90)
  * from OpenCL: mma.sync.aligned.m16n8k8 .f64 through kernels/nv_ptx.cl's
  * nv_mma_f64 (kernels/nv_mma_emu.cl's stand-in on PoCL), with the generic
- * family's arguments and launch (one work-group of NT items per MWG x NWG
- * tile of C, column-major, any m, n, k, ld and offset; beta == 0 never
- * reads cin).
+ * family's arguments and launch: local size (WARPM * WARPN * 32, 1), global
+ * size (ceil(m / MWG) * WARPM * WARPN * 32, ceil(n / NWG)); column-major,
+ * any m, n, k, ld and offset; C read from cin and written to cout; beta == 0
+ * never reads cin.
  *
- * A work-group of 8 warps (4 along m, 2 along n) owns a 128 x 64 tile; a
- * warp owns 32 x 32 of it: 2 x 4 mma tiles of 16 x 8.  Each k step of KWG
- * stages op(A) and op(B) in local memory k-major (zeros past the edges),
- * from which every warp reads its fragments. */
+ * The pipeline of kernels/nv_sgemm_3xtf32.cl in double, with one mma per
+ * fragment pair: A and B copied into local memory as stored, by cp.async
+ * into a ring of NSTAGES slots (through registers when an operand is not
+ * 16-byte aligned), one barrier per KWG step, the main loop compiled once
+ * per transpose pair, and tiles inside C with aligned operands copied
+ * without bounds checks (NV_FAST).
+ *
+ * The local tiles are not padded (48 KiB hold three 128 x 128 x 8 steps in
+ * double, two padded ones): a tile stored with u contiguous keeps each
+ * row v's 16-byte chunks in place but XORs their index with nv_swz(v), so
+ * that the four rows and two chunks that the 16 lanes of a half-warp read
+ * for one fragment register fall in distinct banks. */
 
 #ifndef MWG
-#define MWG 128
+#define MWG 128 /* rows of C per work-group */
 #endif
 #ifndef NWG
-#define NWG 64
+#define NWG 128 /* columns of C per work-group */
 #endif
 #ifndef KWG
-#define KWG 16
+#define KWG 8 /* k per local-memory step (8 or 16) */
 #endif
-#define WARPS_M 4
-#define WARPS_N 2
-#define NT (WARPS_M * WARPS_N * 32)
-#define WM (MWG / WARPS_M)
-#define WN (NWG / WARPS_N)
-#define TM (WM / 16)
-#define TN (WN / 8)
-#define PITCHA (MWG + 4) /* a k-row of the A tile, padded against bank conflicts */
-#define PITCHB (NWG + 4)
+#ifndef WARPM
+#define WARPM 2 /* warps along m */
+#endif
+#ifndef WARPN
+#define WARPN 4 /* warps along n */
+#endif
+#ifndef GROUPM
+#define GROUPM 8 /* work-groups along m that run side by side (L2 reuse of B) */
+#endif
+#ifndef NSTAGES
+#define NSTAGES 3 /* steps in the local-memory ring (2, 3 or 4) */
+#endif
+#ifndef NV_CPASYNC
+#define NV_CPASYNC 1 /* 1: tiles by cp.async; 0: synchronously through registers */
+#endif
+#ifndef NV_FAST
+#define NV_FAST 1 /* 1: tiles inside C with aligned operands take the unchecked loop */
+#endif
+/* NV_TA, NV_TB (0 or 1, both or neither): compile the main loop for that
+ * transpose pair only. */
 
-#if WM % 16 != 0 || WN % 8 != 0 || KWG % 8 != 0
-#error "each warp's tile must be whole 16 x 8 mma tiles, KWG whole k8 steps"
+#define NT (WARPM * WARPN * 32)
+#define WTM (MWG / WARPM) /* a warp's rows */
+#define WTN (NWG / WARPN) /* a warp's columns */
+#define TILE_A (MWG * KWG)
+#define TILE_B (NWG * KWG)
+#define STAGE (TILE_A + TILE_B)
+#define LOADS_A (MWG * KWG / 2 / NT) /* 16-byte copies per work-item per step */
+#define LOADS_B (NWG * KWG / 2 / NT)
+#define LOADS_MAX (LOADS_A > LOADS_B ? LOADS_A : LOADS_B)
+
+#if WTM % 16 != 0 || WTN % 8 != 0 || (KWG != 8 && KWG != 16) || MWG % 16 != 0 || NWG % 16 != 0
+#error "a warp's block must be whole 16 x 8 mma tiles, KWG 8 or 16, MWG and NWG multiples of 16"
+#endif
+#if LOADS_A * 2 * NT != MWG * KWG || LOADS_B * 2 * NT != NWG * KWG
+#error "the tiles must split into whole 16-byte copies per work-item"
+#endif
+#if NSTAGES < 2 || NSTAGES > 4 || NSTAGES * STAGE * 8 > 49152
+#error "NSTAGES must be 2, 3 or 4, and the ring fit in 48 KiB"
 #endif
 
-/* op(X)(u, v) of a column-major matrix: X(u, v), or X(v, u) when transposed. */
-static inline double op_elem(const __global double *x, ulong off, int ld, int trans, int u, int v)
+#if !NV_CPASYNC
+#undef nv_cp_wait
+#define nv_cp_commit()
+#define nv_cp_wait()
+#endif
+
+/* The chunk XOR of row v in a tile whose rows are TU doubles: rows of 16 or
+ * more doubles start in the same bank, so four consecutive rows take chunk
+ * pairs 0, 2, 4, 6 apart; rows of 8 alternate halves of the banks, so rows
+ * v and v + 2 are set 2 chunks apart. */
+#define nv_swz(v, TU) ((TU) >= 16 ? ((v) & 3) * 2 : (v) & 2)
+/* Where element (u, v) of such a tile lives. */
+#define nv_at(v, u, TU) ((v) * (TU) + ((((u) >> 1) ^ nv_swz(v, TU)) << 1) + ((u) & 1))
+
+static inline int2 nv_tile_of_group(int m, int n)
 {
-  return trans ? x[off + (ulong)v + (ulong)u * (ulong)ld] : x[off + (ulong)u + (ulong)v * (ulong)ld];
+  const int gm = (m + MWG - 1) / MWG, gn = (n + NWG - 1) / NWG;
+  const int pid = (int)(get_group_id(1) * get_num_groups(0) + get_group_id(0));
+  const int band = GROUPM * gn;
+  const int first = pid / band * GROUPM;
+  const int rows = min(gm - first, GROUPM);
+  return (int2)(first + pid % band % rows, pid % band / rows);
 }
+
+/* The TU x TV block at (u0, v0) of a stored column-major matrix x (u
+ * contiguous, extent U x V) into the local tile t, as stored: by cp.async
+ * when `aligned` (16-byte pairs), else through registers.  Outside the
+ * matrix reads as zero. */
+static inline void nv_load_one(__local double *t, const __global double *x, ulong off, int ld,
+                               int U, int V, int u0, int v0, int TU, int TV, bool aligned)
+{
+  const int tid = (int)get_local_id(0);
+#if NV_CPASYNC
+  if (aligned) {
+#pragma unroll
+    for (int i = 0; i < TU * TV / 2 / NT; i++) {
+      const int s = tid + i * NT, u = s % (TU / 2) * 2, v = s / (TU / 2);
+      const int gu = u0 + u, gv = v0 + v;
+      const int bytes = gv < V ? clamp((U - gu) * 8, 0, 16) : 0;
+      nv_cp16(t + nv_at(v, u, TU),
+              x + off + (bytes > 0 ? (ulong)gv * (ulong)ld + (ulong)gu : 0ul), bytes);
+    }
+    return;
+  }
+#endif
+  double2 r[LOADS_MAX];
+#pragma unroll
+  for (int i = 0; i < TU * TV / 2 / NT; i++) {
+    const int s = tid + i * NT, u = s % (TU / 2) * 2, v = s / (TU / 2);
+    const int gu = u0 + u, gv = v0 + v;
+    const __global double *p = x + off + (ulong)gv * (ulong)ld + (ulong)gu;
+    const bool col = gv < V;
+    r[i] = (double2)(col && gu < U ? p[0] : 0.0, col && gu + 1 < U ? p[1] : 0.0);
+  }
+#pragma unroll
+  for (int i = 0; i < TU * TV / 2 / NT; i++) {
+    const int s = tid + i * NT, u = s % (TU / 2) * 2, v = s / (TU / 2);
+    *(__local double2 *)(t + nv_at(v, u, TU)) = r[i];
+  }
+}
+
+/* Step k0 of A and B into the ring slot at `slot`. */
+static inline void nv_load(__local double *slot, const __global double *a, ulong a_off, int lda,
+                           const int ta, const __global double *b, ulong b_off, int ldb,
+                           const int tb, int m, int n, int k, int m0, int n0, int k0)
+{
+  const bool a_vec = ((a_off | (ulong)lda) & 1) == 0, b_vec = ((b_off | (ulong)ldb) & 1) == 0;
+  if (ta) /* [m][k]: rows of KWG */
+    nv_load_one(slot, a, a_off, lda, k, m, k0, m0, KWG, MWG, a_vec);
+  else /* [k][m]: rows of MWG */
+    nv_load_one(slot, a, a_off, lda, m, k, m0, k0, MWG, KWG, a_vec);
+  if (tb) /* [k][n] */
+    nv_load_one(slot + TILE_A, b, b_off, ldb, n, k, n0, k0, NWG, KWG, b_vec);
+  else /* [n][k] */
+    nv_load_one(slot + TILE_A, b, b_off, ldb, k, n, k0, n0, KWG, NWG, b_vec);
+}
+
+/* The A fragment (rows g, g+8; columns c, c+4) of the 16 x 8 block at
+ * (mi, ki), and the B fragment (rows c, c+4; column g) of the 8 x 8 block
+ * at (ki, ni). */
+static inline double4 nv_frag_a(const __local double *t, const int ta, int mi, int ki)
+{
+  const int lane = (int)get_local_id(0) % 32, g = lane / 4, c = lane % 4;
+  if (ta)
+    return (double4)(t[nv_at(mi + g, ki + c, KWG)], t[nv_at(mi + g + 8, ki + c, KWG)],
+                     t[nv_at(mi + g, ki + c + 4, KWG)], t[nv_at(mi + g + 8, ki + c + 4, KWG)]);
+  return (double4)(t[nv_at(ki + c, mi + g, MWG)], t[nv_at(ki + c, mi + g + 8, MWG)],
+                   t[nv_at(ki + c + 4, mi + g, MWG)], t[nv_at(ki + c + 4, mi + g + 8, MWG)]);
+}
+
+static inline double2 nv_frag_b(const __local double *t, const int tb, int ni, int ki)
+{
+  const int lane = (int)get_local_id(0) % 32, g = lane / 4, c = lane % 4;
+  if (tb)
+    return (double2)(t[nv_at(ki + c, ni + g, NWG)], t[nv_at(ki + c + 4, ni + g, NWG)]);
+  return (double2)(t[nv_at(ni + g, ki + c, KWG)], t[nv_at(ni + g, ki + c + 4, KWG)]);
+}
+
+/* acc += the product of one pair of local tiles, for this warp's block. */
+static inline void nv_multiply(const __local double *at, const __local double *bt, const int ta,
+                               const int tb, int wm0, int wn0,
+                               double4 acc[WTM / 16][WTN / 8] NV_SCRATCH_PARAM)
+{
+#pragma unroll
+  for (int kk = 0; kk < KWG; kk += 8) {
+    double2 fb[WTN / 8];
+#pragma unroll
+    for (int j = 0; j < WTN / 8; j++)
+      fb[j] = nv_frag_b(bt, tb, wn0 + j * 8, kk);
+#pragma unroll
+    for (int i = 0; i < WTM / 16; i++) {
+      const double4 fa = nv_frag_a(at, ta, wm0 + i * 16, kk);
+#pragma unroll
+      for (int j = 0; j < WTN / 8; j++)
+        nv_mma_f64(&acc[i][j], fa, fb[j] NV_SCRATCH);
+    }
+  }
+}
+
+/* The main loop for one transpose pair: acc += op(A) op(B) for the
+ * work-group's tile at (m0, n0) and this warp's block at (wm0, wn0). */
+static inline void nv_dmma_loop(int m, int n, int k, const __global double *a, ulong a_off,
+                                int lda, const int ta, const __global double *b, ulong b_off,
+                                int ldb, const int tb, int m0, int n0, int wm0, int wn0,
+                                __local double *lds,
+                                double4 acc[WTM / 16][WTN / 8] NV_SCRATCH_PARAM)
+{
+  const int tiles = (k + KWG - 1) / KWG;
+  for (int s = 0; s < NSTAGES - 1; s++) {
+    if (s < tiles)
+      nv_load(lds + s * STAGE, a, a_off, lda, ta, b, b_off, ldb, tb, m, n, k, m0, n0, s * KWG);
+    nv_cp_commit();
+  }
+  for (int t = 0; t < tiles; t++) {
+    nv_cp_wait();
+    /* step t is in place for everyone, and everyone is done with step t - 1,
+     * whose slot the next load reuses */
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const int ahead = t + NSTAGES - 1;
+    if (ahead < tiles)
+      nv_load(lds + ahead % NSTAGES * STAGE, a, a_off, lda, ta, b, b_off, ldb, tb, m, n, k, m0,
+              n0, ahead * KWG);
+    nv_cp_commit();
+    __local double *cur = lds + t % NSTAGES * STAGE;
+    nv_multiply(cur, cur + TILE_A, ta, tb, wm0, wn0, acc NV_SCRATCH);
+  }
+}
+
+#if NV_FAST && NV_CPASYNC
+/* This work-item's addresses for the TU x TV block at (u0, v0) of a stored
+ * matrix at k step 0: pointers p and local offsets l; a k step adds a
+ * fixed stride to each pointer. */
+static inline void nv_fast_addr(const __global double **p, int *l, const __global double *x,
+                                ulong off, int ld, int u0, int v0, int TU, int TV)
+{
+  const int tid = (int)get_local_id(0);
+#pragma unroll
+  for (int i = 0; i < TU * TV / 2 / NT; i++) {
+    const int s = tid + i * NT, u = s % (TU / 2) * 2, v = s / (TU / 2);
+    p[i] = x + off + (ulong)(v0 + v) * (ulong)ld + (ulong)(u0 + u);
+    l[i] = nv_at(v, u, TU);
+  }
+}
+
+/* nv_dmma_loop for a tile inside C with aligned operands: k steps that lie
+ * wholly inside k are copied without bounds checks. */
+static inline void nv_dmma_loop_fast(int m, int n, int k, const __global double *a, ulong a_off,
+                                     int lda, const int ta, const __global double *b,
+                                     ulong b_off, int ldb, const int tb, int m0, int n0, int wm0,
+                                     int wn0, __local double *lds,
+                                     double4 acc[WTM / 16][WTN / 8] NV_SCRATCH_PARAM)
+{
+  const int tiles = (k + KWG - 1) / KWG, full = k / KWG;
+  const __global double *pa[LOADS_A], *pb[LOADS_B];
+  int la[LOADS_A], lb[LOADS_B];
+  if (ta)
+    nv_fast_addr(pa, la, a, a_off, lda, 0, m0, KWG, MWG);
+  else
+    nv_fast_addr(pa, la, a, a_off, lda, m0, 0, MWG, KWG);
+  if (tb)
+    nv_fast_addr(pb, lb, b, b_off, ldb, n0, 0, NWG, KWG);
+  else
+    nv_fast_addr(pb, lb, b, b_off, ldb, 0, n0, KWG, NWG);
+  const ulong sa = ta ? (ulong)KWG : (ulong)KWG * (ulong)lda;
+  const ulong sb = tb ? (ulong)KWG * (ulong)ldb : (ulong)KWG;
+  for (int s = 0; s < NSTAGES - 1; s++) {
+    if (s < tiles)
+      nv_load(lds + s * STAGE, a, a_off, lda, ta, b, b_off, ldb, tb, m, n, k, m0, n0, s * KWG);
+    nv_cp_commit();
+  }
+  for (int t0 = 0; t0 < tiles; t0 += NSTAGES) {
+#pragma unroll
+    for (int r = 0; r < NSTAGES; r++) {
+      const int t = t0 + r;
+      if (t >= tiles)
+        break;
+      nv_cp_wait();
+      barrier(CLK_LOCAL_MEM_FENCE);
+      const int ahead = t + NSTAGES - 1;
+      __local double *slot = lds + (r + NSTAGES - 1) % NSTAGES * STAGE;
+      if (ahead < full) {
+#pragma unroll
+        for (int i = 0; i < LOADS_A; i++)
+          nv_cp16(slot + la[i], pa[i] + (ulong)ahead * sa, 16);
+#pragma unroll
+        for (int i = 0; i < LOADS_B; i++)
+          nv_cp16(slot + TILE_A + lb[i], pb[i] + (ulong)ahead * sb, 16);
+      } else if (ahead < tiles) {
+        nv_load(slot, a, a_off, lda, ta, b, b_off, ldb, tb, m, n, k, m0, n0, ahead * KWG);
+      }
+      nv_cp_commit();
+      __local double *cur = lds + r * STAGE;
+      nv_multiply(cur, cur + TILE_A, ta, tb, wm0, wn0, acc NV_SCRATCH);
+    }
+  }
+}
+
+/* The fast loop where the tile allows it, else the general one. */
+static inline void nv_dmma_pair(int m, int n, int k, const __global double *a, ulong a_off,
+                                int lda, const int ta, const __global double *b, ulong b_off,
+                                int ldb, const int tb, int m0, int n0, int wm0, int wn0,
+                                __local double *lds,
+                                double4 acc[WTM / 16][WTN / 8] NV_SCRATCH_PARAM)
+{
+  const bool fast =
+    ((a_off | (ulong)lda | b_off | (ulong)ldb) & 1) == 0 && m0 + MWG <= m && n0 + NWG <= n;
+  if (fast)
+    nv_dmma_loop_fast(m, n, k, a, a_off, lda, ta, b, b_off, ldb, tb, m0, n0, wm0, wn0, lds,
+                      acc NV_SCRATCH);
+  else
+    nv_dmma_loop(m, n, k, a, a_off, lda, ta, b, b_off, ldb, tb, m0, n0, wm0, wn0, lds,
+                 acc NV_SCRATCH);
+}
+#else
+#define nv_dmma_pair nv_dmma_loop
+#endif
 
 __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void dgemm_nv_mma(
   int m, int n, int k, double alpha, const __global double *a, ulong a_off, int lda, int ta,
@@ -45,60 +312,54 @@ __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void dgemm_nv_mma(
   const __global double *cin, ulong cin_off, int ldcin, __global double *cout, ulong cout_off,
   int ldcout)
 {
-  __local double as[KWG * PITCHA];
-  __local double bs[KWG * PITCHB];
+  __local double2 lds[NSTAGES * STAGE / 2];
   NV_SCRATCH_DECL
-  const int tid = (int)get_local_id(0), lane = tid % 32, warp = tid / 32;
-  const int g = lane / 4, t = lane % 4;
-  const int m0 = (int)get_group_id(0) * MWG, n0 = (int)get_group_id(1) * NWG;
-  const int wm0 = warp % WARPS_M * WM, wn0 = warp / WARPS_M * WN;
-  double4 acc[TM][TN];
-  for (int i = 0; i < TM; i++)
-    for (int j = 0; j < TN; j++)
+  const int2 tile = nv_tile_of_group(m, n);
+  const int m0 = tile.x * MWG, n0 = tile.y * NWG;
+  const int warp = (int)get_local_id(0) / 32, lane = (int)get_local_id(0) % 32;
+  const int wm0 = warp % WARPM * WTM, wn0 = warp / WARPM * WTN;
+  __local double *base = (__local double *)lds;
+  double4 acc[WTM / 16][WTN / 8];
+#pragma unroll
+  for (int i = 0; i < WTM / 16; i++)
+#pragma unroll
+    for (int j = 0; j < WTN / 8; j++)
       acc[i][j] = (double4)(0.0);
-  for (int k0 = 0; k0 < k; k0 += KWG) {
-    for (int s = tid; s < MWG * KWG; s += NT) { /* consecutive items: consecutive rows of op(A) */
-      const int r = s % MWG, kk = s / MWG;
-      const int gr = m0 + r, gk = k0 + kk;
-      as[kk * PITCHA + r] = gr < m && gk < k ? op_elem(a, a_off, lda, ta, gr, gk) : 0.0;
-    }
-    for (int s = tid; s < NWG * KWG; s += NT) { /* consecutive items: consecutive k of op(B) */
-      const int kk = s % KWG, c = s / KWG;
-      const int gk = k0 + kk, gc = n0 + c;
-      bs[kk * PITCHB + c] = gk < k && gc < n ? op_elem(b, b_off, ldb, tb, gk, gc) : 0.0;
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (int ks = 0; ks < KWG; ks += 8) {
-      double4 fa[TM];
-      double2 fb[TN];
-      for (int i = 0; i < TM; i++) { /* reg j: row g + 8 (j & 1), column t + 4 (j >> 1) */
-        const int r = wm0 + i * 16 + g;
-        fa[i] = (double4)(as[(ks + t) * PITCHA + r], as[(ks + t) * PITCHA + r + 8],
-                          as[(ks + t + 4) * PITCHA + r], as[(ks + t + 4) * PITCHA + r + 8]);
-      }
-      for (int j = 0; j < TN; j++) { /* reg j: column g, row t + 4 j */
-        const int c = wn0 + j * 8 + g;
-        fb[j] = (double2)(bs[(ks + t) * PITCHB + c], bs[(ks + t + 4) * PITCHB + c]);
-      }
-      for (int i = 0; i < TM; i++)
-        for (int j = 0; j < TN; j++)
-          nv_mma_f64(&acc[i][j], fa[i], fb[j] NV_SCRATCH);
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
-  /* C = alpha acc + beta C; element e of a tile: row g + 8 (e >> 1), column 2 t + (e & 1). */
-  for (int i = 0; i < TM; i++)
-    for (int j = 0; j < TN; j++) {
-      const double v[4] = {acc[i][j].x, acc[i][j].y, acc[i][j].z, acc[i][j].w};
-      for (int e = 0; e < 4; e++) {
-        const int r = m0 + wm0 + i * 16 + g + (e >> 1) * 8;
-        const int c = n0 + wn0 + j * 8 + 2 * t + (e & 1);
-        if (r >= m || c >= n)
-          continue;
-        double out = alpha * v[e];
-        if (beta != 0.0)
-          out += beta * cin[cin_off + (ulong)r + (ulong)c * (ulong)ldcin];
-        cout[cout_off + (ulong)r + (ulong)c * (ulong)ldcout] = out;
+
+#ifdef NV_TA /* only the pair given at build time (ta and tb must match it) */
+  nv_dmma_pair(m, n, k, a, a_off, lda, NV_TA, b, b_off, ldb, NV_TB, m0, n0, wm0, wn0, base,
+               acc NV_SCRATCH);
+#else
+  if (ta && tb)
+    nv_dmma_pair(m, n, k, a, a_off, lda, 1, b, b_off, ldb, 1, m0, n0, wm0, wn0, base,
+                 acc NV_SCRATCH);
+  else if (ta)
+    nv_dmma_pair(m, n, k, a, a_off, lda, 1, b, b_off, ldb, 0, m0, n0, wm0, wn0, base,
+                 acc NV_SCRATCH);
+  else if (tb)
+    nv_dmma_pair(m, n, k, a, a_off, lda, 0, b, b_off, ldb, 1, m0, n0, wm0, wn0, base,
+                 acc NV_SCRATCH);
+  else
+    nv_dmma_pair(m, n, k, a, a_off, lda, 0, b, b_off, ldb, 0, m0, n0, wm0, wn0, base,
+                 acc NV_SCRATCH);
+#endif
+
+  /* C = alpha acc + beta C; element q of a tile: row g + 8 (q >> 1), column 2 c + (q & 1). */
+#pragma unroll
+  for (int i = 0; i < WTM / 16; i++)
+#pragma unroll
+    for (int j = 0; j < WTN / 8; j++) {
+      const double e[4] = {acc[i][j].x, acc[i][j].y, acc[i][j].z, acc[i][j].w};
+#pragma unroll
+      for (int q = 0; q < 4; q++) {
+        const int row = m0 + wm0 + i * 16 + lane / 4 + (q >> 1) * 8;
+        const int col = n0 + wn0 + j * 8 + lane % 4 * 2 + (q & 1);
+        if (row < m && col < n) {
+          double v = alpha * e[q];
+          if (beta != 0.0)
+            v = fma(beta, cin[cin_off + (ulong)col * (ulong)ldcin + (ulong)row], v);
+          cout[cout_off + (ulong)col * (ulong)ldcout + (ulong)row] = v;
+        }
       }
     }
 }

@@ -24,7 +24,7 @@
 #include <string.h>
 #include <time.h>
 
-enum dtype { DT_S, DT_H, DT_SH };
+enum dtype { DT_S, DT_H, DT_SH, DT_D };
 
 struct opts {
   const char *files[8];
@@ -41,6 +41,7 @@ struct mat {     /* one column-major operand as stored */
   size_t off;    /* element offset of (0, 0) in the buffer */
   size_t cells;  /* off + ld * cols */
   int half;      /* stored as half */
+  int dbl;       /* stored as double (dgemm: then alpha and beta are double too) */
   void *host;
 };
 
@@ -53,8 +54,12 @@ static void die(const char *what, cl_int err)
 static double mat_get(const struct mat *x, int i, int j)
 {
   size_t at = x->off + (size_t)j * x->ld + i;
-  return x->half ? (double)((_Float16 *)x->host)[at] : (double)((float *)x->host)[at];
+  return x->half  ? (double)((_Float16 *)x->host)[at]
+         : x->dbl ? ((double *)x->host)[at]
+                  : (double)((float *)x->host)[at];
 }
+
+static size_t mat_esize(const struct mat *x) { return x->half ? 2 : x->dbl ? 8 : 4; }
 
 static uint64_t rng_state = 0x2545F4914F6CDD1DULL;
 
@@ -68,11 +73,13 @@ static float rng_uniform(void) /* in [-1, 1) */
 
 /* Fill the whole buffer: cells outside the matrix get a sentinel that a
  * stray write would change; `nan_inside` fills the matrix with NaN. */
-static void mat_init(struct mat *x, int rows, int cols, int pad, int off, int half, int nan_inside)
+static void mat_init(struct mat *x, int rows, int cols, int pad, int off, int half, int dbl,
+                     int nan_inside)
 {
   x->rows = rows, x->cols = cols, x->ld = rows + pad, x->off = (size_t)off, x->half = half;
+  x->dbl = dbl;
   x->cells = x->off + (size_t)x->ld * cols;
-  x->host = malloc(x->cells * (half ? 2 : 4));
+  x->host = malloc(x->cells * mat_esize(x));
   if (x->host == NULL) {
     fprintf(stderr, "clprobe: out of host memory\n");
     exit(2);
@@ -83,6 +90,8 @@ static void mat_init(struct mat *x, int rows, int cols, int pad, int off, int ha
     float v = !inside ? 777.0f : nan_inside ? NAN : rng_uniform();
     if (half)
       ((_Float16 *)x->host)[c] = (_Float16)v;
+    else if (dbl) /* full 53-bit values: a float-only path would show */
+      ((double *)x->host)[c] = inside && !nan_inside ? v + rng_uniform() * 0x1p-24 : v;
     else
       ((float *)x->host)[c] = v;
   }
@@ -96,6 +105,8 @@ static int parse_dtype(const char *s, enum dtype *dt)
     *dt = DT_H;
   else if (strcmp(s, "sh") == 0)
     *dt = DT_SH;
+  else if (strcmp(s, "d") == 0)
+    *dt = DT_D;
   else
     return -1;
   return 0;
@@ -105,7 +116,7 @@ static void usage(void)
 {
   fprintf(stderr,
           "usage: clprobe -f FILE.cl [-f MORE.cl] -K KERNEL -L LX[,LY] -W BM,BN [-D 'OPTS']\n"
-          "         [-t s|h|sh] [-m M -n N -k K] [-T NN|NT|TN|TT] [-a ALPHA] [-b BETA]\n"
+          "         [-t s|h|sh|d] [-m M -n N -k K] [-T NN|NT|TN|TT] [-a ALPHA] [-b BETA]\n"
           "         [-r REPS] [-c none|sample|full] [-p PAD] [-o OFF] [-P PLATFORM]\n"
           "         [-l LABEL] [-v]\n"
           "         [-S FILE (write the program binary: PTX on NVIDIA)]\n"
@@ -253,7 +264,7 @@ static cl_kernel build(cl_context ctx, cl_device_id dev, const struct opts *o, d
 static cl_mem upload(cl_context ctx, cl_command_queue q, const struct mat *x)
 {
   cl_int err;
-  size_t bytes = x->cells * (x->half ? 2 : 4);
+  size_t bytes = x->cells * mat_esize(x);
   cl_mem buf = clCreateBuffer(ctx, CL_MEM_READ_WRITE, bytes, NULL, &err);
   if (err != CL_SUCCESS)
     die("clCreateBuffer", err);
@@ -268,12 +279,16 @@ static void set_args(cl_kernel kern, const struct opts *o, const struct mat *a, 
 {
   cl_ulong aoff = a->off, boff = b->off, coff = c->off;
   cl_int ld[3] = {a->ld, b->ld, c->ld};
+  double alpha_d = o->alpha, beta_d = o->beta;
+  size_t scalar = o->dt == DT_D ? sizeof(double) : sizeof(float);
+  const void *alpha = o->dt == DT_D ? (const void *)&alpha_d : (const void *)&o->alpha;
+  const void *beta = o->dt == DT_D ? (const void *)&beta_d : (const void *)&o->beta;
   struct { size_t size; const void *value; } args[] = {
     {sizeof(cl_int), &o->m},     {sizeof(cl_int), &o->n},   {sizeof(cl_int), &o->k},
-    {sizeof(float), &o->alpha},  {sizeof(cl_mem), &da},     {sizeof(cl_ulong), &aoff},
+    {scalar, alpha},             {sizeof(cl_mem), &da},     {sizeof(cl_ulong), &aoff},
     {sizeof(cl_int), &ld[0]},    {sizeof(cl_int), &o->ta},  {sizeof(cl_mem), &db},
     {sizeof(cl_ulong), &boff},   {sizeof(cl_int), &ld[1]},  {sizeof(cl_int), &o->tb},
-    {sizeof(float), &o->beta},   {sizeof(cl_mem), &dcin},   {sizeof(cl_ulong), &coff},
+    {scalar, beta},              {sizeof(cl_mem), &dcin},   {sizeof(cl_ulong), &coff},
     {sizeof(cl_int), &ld[2]},    {sizeof(cl_mem), &dcout},  {sizeof(cl_ulong), &coff},
     {sizeof(cl_int), &ld[2]},
   };
@@ -299,16 +314,17 @@ static void set_args(cl_kernel kern, const struct opts *o, const struct mat *a, 
 static double check_one(const struct opts *o, const struct mat *a, const struct mat *b,
                         const struct mat *c0, const struct mat *got, int i, int j)
 {
-  double s = 0.0, sa = 0.0;
+  long double s = 0.0, sa = 0.0; /* wider than a double result */
   for (int l = 0; l < o->k; l++) {
-    double p = (o->ta ? mat_get(a, l, i) : mat_get(a, i, l)) *
+    long double p = (long double) (o->ta ? mat_get(a, l, i) : mat_get(a, i, l)) *
                (o->tb ? mat_get(b, j, l) : mat_get(b, l, j));
     s += p;
-    sa += fabs(p);
+    sa += fabsl(p);
   }
   double cij = o->beta != 0.0f ? mat_get(c0, i, j) : 0.0;
-  double ref = o->alpha * s + (o->beta != 0.0f ? o->beta * cij : 0.0);
-  double bound = 2.0 * (o->k + 2) * FLT_EPSILON * (fabs(o->alpha) * sa + fabs(o->beta * cij));
+  double ref = (double)(o->alpha * s + (o->beta != 0.0f ? o->beta * cij : 0.0));
+  double eps = got->dbl ? DBL_EPSILON : FLT_EPSILON;
+  double bound = 2.0 * (o->k + 2) * eps * (fabs(o->alpha) * (double)sa + fabs(o->beta * cij));
   if (got->half)
     bound += fabs(ref) * 0x1p-11;
   double v = mat_get(got, i, j), err = fabs(v - ref);
@@ -351,7 +367,9 @@ static int check(const struct opts *o, const struct mat *a, const struct mat *b,
       size_t rel = cell - got->off;
       if (cell >= got->off && (int)(rel % got->ld) < got->rows)
         continue;
-      double v = got->half ? (double)((_Float16 *)got->host)[cell] : ((float *)got->host)[cell];
+      double v = got->half  ? (double)((_Float16 *)got->host)[cell]
+                 : got->dbl ? ((double *)got->host)[cell]
+                            : ((float *)got->host)[cell];
       if (v != 777.0 && bad++ < 3)
         fprintf(stderr, "clprobe: cell %zu outside C was written\n", cell);
     }
@@ -429,12 +447,12 @@ int main(int argc, char **argv)
   if (o.probe)
     return run_probe(ctx, q, kern);
 
-  int half_ab = o.dt != DT_S, half_c = o.dt == DT_H;
+  int half_ab = o.dt == DT_H || o.dt == DT_SH, half_c = o.dt == DT_H, dbl = o.dt == DT_D;
   struct mat a, b, c0, c;
-  mat_init(&a, o.ta ? o.k : o.m, o.ta ? o.m : o.k, o.pad, o.off, half_ab, 0);
-  mat_init(&b, o.tb ? o.n : o.k, o.tb ? o.k : o.n, o.pad, o.off, half_ab, 0);
-  mat_init(&c0, o.m, o.n, o.pad, o.off, half_c, o.beta == 0.0f); /* beta 0: C is write-only */
-  mat_init(&c, o.m, o.n, o.pad, o.off, half_c, 1);
+  mat_init(&a, o.ta ? o.k : o.m, o.ta ? o.m : o.k, o.pad, o.off, half_ab, dbl, 0);
+  mat_init(&b, o.tb ? o.n : o.k, o.tb ? o.k : o.n, o.pad, o.off, half_ab, dbl, 0);
+  mat_init(&c0, o.m, o.n, o.pad, o.off, half_c, dbl, o.beta == 0.0f); /* beta 0: C is write-only */
+  mat_init(&c, o.m, o.n, o.pad, o.off, half_c, dbl, 1);
   cl_mem da = upload(ctx, q, &a), db = upload(ctx, q, &b);
   cl_mem dcin = upload(ctx, q, &c0), dcout = upload(ctx, q, &c);
   set_args(kern, &o, &a, da, &b, db, &c0, dcin, dcout);
@@ -448,7 +466,7 @@ int main(int argc, char **argv)
   err = clEnqueueNDRangeKernel(q, kern, 2, NULL, global, local, 0, NULL, NULL);
   if (err != CL_SUCCESS)
     die("clEnqueueNDRangeKernel", err);
-  err = clEnqueueReadBuffer(q, dcout, CL_TRUE, 0, c.cells * (half_c ? 2 : 4), c.host, 0, NULL,
+  err = clEnqueueReadBuffer(q, dcout, CL_TRUE, 0, c.cells * mat_esize(&c), c.host, 0, NULL,
                             NULL);
   if (err != CL_SUCCESS)
     die("running the kernel", err);
@@ -468,7 +486,7 @@ int main(int argc, char **argv)
   double flops = 2.0 * o.m * o.n * o.k;
   double worst = 0.0;
   int tested = 0, bad = o.check ? check(&o, &a, &b, &c0, &c, &worst, &tested) : 0;
-  static const char *dtname[] = {"s", "h", "sh"};
+  static const char *dtname[] = {"s", "h", "sh", "d"};
   printf("%-20s %-2s %c%c %5d %5d %5d  best %8.2f  med %8.2f TFLOPS  %9.1f us  %s %d/%d "
          "worst %.3g  build %.2fs  %s\n",
          o.label ? o.label : o.kernel, dtname[o.dt], o.ta ? 'T' : 'N', o.tb ? 'T' : 'N', o.m,

@@ -8,17 +8,8 @@
 set -u
 P=/tmp/p; mkdir -p $P
 trap 'tar czf $OUT/prec.tgz -C $P . 2>/dev/null; exit' EXIT TERM INT
-dir=.device/h200
-mkdir -p /tmp/h200-root /tmp/h200-vendors
-for f in "$dir"/debs/*.deb; do dpkg -x "$f" /tmp/h200-root; done
-lib=/tmp/h200-root/usr/lib/x86_64-linux-gnu
-export LD_LIBRARY_PATH=$dir/lib:$lib:$lib/openblas-pthread
-echo /usr/lib/libnvidia-opencl.so.1 >/tmp/h200-vendors/nvidia.icd
-export OCL_ICD_VENDORS=/tmp/h200-vendors HOPBLAS_CPU_BLAS=$lib/openblas-pthread/libopenblas.so.0 HOPBLAS_CACHE_DIR=$P/cache
+. benchmark/nvidia/device-env.sh
 B="$dir/bin/hopblas bench --min-time 0.1 --reps 3" # a command, not a function: timeout runs it
-nvblas=$(ls /usr/local/cuda*/targets/x86_64-linux/lib/libnvblas.so* 2>/dev/null | head -n 1)
-printf 'NVBLAS_CPU_BLAS_LIB %s\nNVBLAS_GPU_LIST ALL\nNVBLAS_AUTOPIN_MEM_ENABLED\n' "$lib/openblas-pthread/libblas.so.3" >$P/nvblas.conf
-t0=$(date +%s)
 # PREC_STEPS: the steps to run (default all), e.g. "cublas contract host-hopblas".
 steps=${PREC_STEPS:-cublas contract resident-generic resident-nvidia host-hopblas nvblas openblas}
 step() { echo "## $1 at $(( $(date +%s) - t0 )) s"; }

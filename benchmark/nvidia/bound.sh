@@ -1,0 +1,41 @@
+#!/bin/sh
+# One device call (about 6 min): the dgemm kernel's variants (clprobe), the
+# cuBLAS anchors, the link's rate (linkrate), and each precision at n = 8192
+# resident and from host memory with HOPBLAS_VERBOSE=3's phases, the parts
+# of a host-memory call's bound: max(kernel time resident, host copy time,
+# link time) (doc/PERFORMANCE.md); then dgemm from host memory beside NVBLAS.
+#   here:  sh benchmark/nvidia/h200.sh pack _build .device/h200 &&
+#          sh benchmark/nvidia/build.sh && cp .device/bin/clprobe .device/bin/linkrate .device/h200/bin/
+#   there: sh benchmark/nvidia/bound.sh   (carry .device/h200; results in $OUT/bound.tgz)
+# BOUND_STEPS: the steps to run (default all), e.g. "variants cublas".
+set -u
+P=/tmp/bound; mkdir -p $P
+trap 'tar czf $OUT/bound.tgz -C $P . 2>/dev/null; exit' EXIT TERM INT
+. benchmark/nvidia/device-env.sh
+B="$dir/bin/hopblas bench" # a command, not a function: timeout runs it
+steps=${BOUND_STEPS:-variants cublas link resident host hostd}
+want() { case " $steps " in *" $1 "*) echo "## $1 at $(( $(date +%s) - t0 )) s"; return 0 ;; esac; return 1; }
+probe() { # label file kernel dtype local tile defs n trans
+  defs=$(echo "$7" | tr , ' '); [ "$7" = - ] && defs=
+  timeout 60 $dir/bin/clprobe -l "$1" -f kernels/nv_ptx.cl -f kernels/nv_split.cl -f "kernels/$2" -K "$3" \
+    -t "$4" -L "$5" -W "$6" -D "$defs" -m "$8" -n "$8" -k "$8" -T "$9" -r 10 -c sample 2>&1 | cut -c1-150
+}
+if want variants; then
+  grep '^dmma' benchmark/nvidia/variants.txt | while read -r label file kernel dt local tile defs; do
+    for n in 4096 8192; do probe "$label" "$file" "$kernel" "$dt" "$local" "$tile" "$defs" $n NN; done
+  done >$P/variants.txt
+  grep '^dmma' benchmark/nvidia/variants.txt | head -n 1 | while read -r label file kernel dt local tile defs; do
+    for tr in TN NT TT; do probe "$label" "$file" "$kernel" "$dt" "$local" "$tile" "$defs" 8192 $tr; done
+  done >>$P/variants.txt
+  cat $P/variants.txt
+fi
+want cublas && { timeout 60 python3 benchmark/nvidia/torch_anchor.py 8192 >$P/cublas.txt 2>&1;
+  timeout 60 python3 benchmark/nvidia/torch_anchor.py --precisions 4096 8192 >>$P/cublas.txt 2>&1; cat $P/cublas.txt; }
+want link && { timeout 60 $dir/bin/linkrate 256 5 >$P/link.txt 2>&1; cat $P/link.txt; }
+want resident && { HOPBLAS_OPENCL_VARIANT=nvidia timeout 120 $B --sizes 4096,8192 --engines opencl --mode resident \
+  --dtype s,d,c,z,h --min-time 0.1 --reps 3 --csv $P/resident.csv >$P/resident.txt 2>&1; grep -E '^opencl' $P/resident.txt; }
+want host && { HOPBLAS_VERBOSE=3 timeout 150 $B --sizes 8192 --engines hopblas --mode host --dtype s,d,c,z,h \
+  --min-time 0.3 --reps 3 --csv $P/host.csv >$P/host.txt 2>&1; grep -E '^hopblas|opencl phases' $P/host.txt | cut -c1-400; }
+want hostd && { NVBLAS_LIB=$nvblas NVBLAS_CONFIG_FILE=$P/nvblas.conf timeout 150 $B --sizes 256,512,1024,2048,4096,8192 \
+  --engines hopblas,nvblas --mode host --dtype d --min-time 0.1 --reps 3 --csv $P/hostd.csv >$P/hostd.txt 2>&1; grep -E '^(hopblas|nvblas)' $P/hostd.txt; }
+echo "## end at $(( $(date +%s) - t0 )) s"
