@@ -7,6 +7,7 @@
 enum { HOP_CBLAS_ROW_MAJOR = 101, HOP_CBLAS_COL_MAJOR = 102 };
 enum { HOP_CBLAS_NO_TRANS = 111, HOP_CBLAS_TRANS = 112, HOP_CBLAS_CONJ_TRANS = 113,
        HOP_CBLAS_CONJ_NO_TRANS = 114 };
+enum { HOP_CBLAS_UPPER = 121, HOP_CBLAS_LOWER = 122 };
 
 /* Check a column-major GEMM the way OpenBLAS's interface/gemm.c does
  * (ta/tb: an enum hop_trans, -1 invalid) and return the Fortran INFO of
@@ -25,6 +26,24 @@ int hop_cblas_gemm_args(enum hop_dtype dt, int order, int transa, int transb, in
                         const void *a, int lda, const void *b, int ldb, void *c, int ldc,
                         struct hop_call *g);
 
+/* gemmt (gemmtr), as OpenBLAS's interface/gemmt.c checks it: uplo 1,
+ * transa 2, transb 3, n 4, k 5, lda 8, ldb 10, ldc 13, every ld at least 1,
+ * the lowest-numbered bad argument reported.  The numbers are the caller's
+ * positions in either order: row_major says how A and B are stored (a
+ * transposed row-major A of n rows has n columns).  upper, ta, tb: -1
+ * invalid. */
+int hop_check_gemmt(bool row_major, int upper, int ta, int tb, int64_t n, int64_t k, int64_t lda,
+                    int64_t ldb, int64_t ldc);
+int hop_cblas_uplo(int uplo); /* 1 upper, 0 lower, -1 invalid */
+int hop_fortran_uplo(char uplo);
+
+/* The column-major gemmt of a CBLAS call (a row-major C's upper triangle is
+ * the lower one of its column-major transpose); returns the INFO to report
+ * (0: a bad order), or -1. */
+int hop_cblas_gemmt_args(enum hop_dtype dt, int order, int uplo, int transa, int transb,
+                         int64_t n, int64_t k, const void *a, int64_t lda, const void *b,
+                         int64_t ldb, void *c, int64_t ldc, struct hop_call *g);
+
 /* netlib quick return: nothing to do, C is not touched. */
 static inline bool hop_quick_return(int m, int n, int k, struct hop_scalar alpha,
                                     struct hop_scalar beta)
@@ -32,6 +51,13 @@ static inline bool hop_quick_return(int m, int n, int k, struct hop_scalar alpha
   return m == 0 || n == 0 ||
          ((hop_scalar_is_zero(alpha) || k == 0) && beta.re == 1.0 && beta.im == 0.0);
 }
+
+/* The end of an entry point once its arguments are checked: a bad one
+ * (info, when bad) goes to xerbla and gets its trace row, netlib's quick
+ * return (on call's m, n, k and g's scalars) gets its row, and anything
+ * else runs through core/. */
+void hop_entry_finish(bool bad, int info, const char *xname, const struct hop_trace_call *call,
+                      const struct hop_call *g);
 
 /* Trace rows (when tracing) for an argument error and a quick return. */
 void hop_trace_rejected(const struct hop_trace_call *c, int info);

@@ -37,6 +37,7 @@ const char *hop_op_name(enum hop_op op)
 {
   switch (op) {
   case HOP_OP_GEMM: return "gemm";
+  case HOP_OP_GEMMT: return "gemmt";
   case HOP_OP_COUNT: break;
   }
   return "?";

@@ -15,20 +15,39 @@ int64_t hop_call_max_dim(const struct hop_call *g)
 
 double hop_call_flops(const struct hop_call *g)
 {
+  double fma = hop_dtype_info(g->dtype)->flops_per_fma;
   switch (g->op) {
-  case HOP_OP_GEMM:
-    return hop_dtype_info(g->dtype)->flops_per_fma * (double)g->m * (double)g->n * (double)g->k;
+  case HOP_OP_GEMM: return fma * (double)g->m * (double)g->n * (double)g->k;
+  case HOP_OP_GEMMT: return fma * (double)g->m * ((double)g->n + 1.0) / 2.0 * (double)g->k;
   case HOP_OP_COUNT: break;
   }
   return 0.0;
 }
 
-/* C = beta * C without reading A or B; beta == 0 writes zeros without reading C. */
+void hop_call_rows(const struct hop_call *g, int64_t j, int64_t *lo, int64_t *hi)
+{
+  *lo = 0, *hi = g->m;
+  switch (g->op) {
+  case HOP_OP_GEMM: return;
+  case HOP_OP_GEMMT:
+    if (g->upper)
+      *hi = j + 1 < g->m ? j + 1 : g->m;
+    else
+      *lo = j < g->m ? j : g->m;
+    return;
+  case HOP_OP_COUNT: return;
+  }
+}
+
+/* C = beta * C (the rows the call owns) without reading A or B; beta == 0
+ * writes zeros without reading C. */
 static void scale_c(const struct hop_call *g)
 {
   bool zero = hop_scalar_is_zero(g->beta);
-  for (int64_t j = 0; j < g->n; j++)
-    for (int64_t i = 0; i < g->m; i++) {
+  for (int64_t j = 0; j < g->n; j++) {
+    int64_t lo, hi;
+    hop_call_rows(g, j, &lo, &hi);
+    for (int64_t i = lo; i < hi; i++) {
       size_t at = hop_at(i, j, g->ldc);
       struct hop_scalar c = {0.0, 0.0};
       if (!zero) {
@@ -38,6 +57,7 @@ static void scale_c(const struct hop_call *g)
       }
       hop_dtype_store(g->dtype, g->c, at, c);
     }
+  }
 }
 
 static double now_seconds(void)

@@ -53,13 +53,15 @@ struct hop_scalar hop_dtype_load(enum hop_dtype dt, bool from_c, const void *p, 
 void hop_dtype_store(enum hop_dtype dt, void *c, size_t at, struct hop_scalar v);
 static inline bool hop_scalar_is_zero(struct hop_scalar s) { return s.re == 0.0 && s.im == 0.0; }
 
-/* The operations.  GEMM is the only one so far; symm, syrk, trsm, ... join
- * here, and each engine declares which it takes in which dtypes. */
+/* The operations; each engine declares which it takes in which dtypes.
+ * GEMMT is GEMM on the triangle of a square C (m == n) that `upper` names:
+ * the other triangle is never written. */
 enum hop_op {
   HOP_OP_GEMM,
+  HOP_OP_GEMMT,
   HOP_OP_COUNT
 };
-const char *hop_op_name(enum hop_op op); /* "gemm" */
+const char *hop_op_name(enum hop_op op); /* "gemm", "gemmt" */
 
 /* op(X), as bits: transposed, conjugated.  C is the conjugate transpose;
  * R conjugates without transposing (OpenBLAS's extension, 'R' and
@@ -86,8 +88,8 @@ struct hop_call {
   bool row_major;     /* the caller's layout (already swapped away), for the trace */
   enum hop_trans ta, tb;
   /* The operand shapes of the operations to come (false for GEMM):
-   * A on the right (symm, trmm, trsm), the upper triangle stored, a unit
-   * diagonal never read (trmm, trsm). */
+   * A on the right (symm, trmm, trsm), the upper triangle stored (gemmt:
+   * the upper triangle of C computed), a unit diagonal never read (trmm, trsm). */
   bool right_side, upper, unit_diag;
   bool three_m; /* a ?gemm3m entry point: the 3M method's error bound is allowed */
   int64_t m, n, k;
@@ -104,6 +106,11 @@ struct hop_call {
 int64_t hop_call_max_dim(const struct hop_call *g);
 
 double hop_call_flops(const struct hop_call *g);
+/* The rows [*lo, *hi) of column j of C that the call writes: all m for
+ * GEMM, the owned triangle's part for GEMMT.  Every loop over C that
+ * writes it (core's beta*C, verify's replacement, an engine's write-back)
+ * goes through this, so that the other triangle is never touched. */
+void hop_call_rows(const struct hop_call *g, int64_t j, int64_t *lo, int64_t *hi);
 
 /* Internal status codes; every one has a message in core/status.c. */
 enum hop_status {

@@ -36,6 +36,58 @@ void hgemm_(const char *transa, const char *transb, const int *m, const int *n, 
             const hopblas_half *alpha, const hopblas_half *a, const int *lda, const hopblas_half *b,
             const int *ldb, const hopblas_half *beta, hopblas_half *c, const int *ldc);
 
+/* gemmt (OpenBLAS 0.3.22; gemmtr is LAPACK 3.12's name for it): C = alpha
+ * op(A) op(B) + beta C on the triangle of the n x n matrix C that uplo names
+ * (CblasUpper = 121, CblasLower = 122; 'U' or 'L'); the other triangle is
+ * never written.  op(A) is n x k, op(B) k x n.  Complex scalars by pointer. */
+void cblas_sgemmt(int layout, int uplo, int transa, int transb, int n, int k, float alpha,
+                  const float *a, int lda, const float *b, int ldb, float beta, float *c, int ldc);
+void cblas_dgemmt(int layout, int uplo, int transa, int transb, int n, int k, double alpha,
+                  const double *a, int lda, const double *b, int ldb, double beta, double *c,
+                  int ldc);
+void cblas_cgemmt(int layout, int uplo, int transa, int transb, int n, int k, const void *alpha,
+                  const void *a, int lda, const void *b, int ldb, const void *beta, void *c,
+                  int ldc);
+void cblas_zgemmt(int layout, int uplo, int transa, int transb, int n, int k, const void *alpha,
+                  const void *a, int lda, const void *b, int ldb, const void *beta, void *c,
+                  int ldc);
+void cblas_sgemmtr(int layout, int uplo, int transa, int transb, int n, int k, float alpha,
+                   const float *a, int lda, const float *b, int ldb, float beta, float *c, int ldc);
+void cblas_dgemmtr(int layout, int uplo, int transa, int transb, int n, int k, double alpha,
+                   const double *a, int lda, const double *b, int ldb, double beta, double *c,
+                   int ldc);
+void cblas_cgemmtr(int layout, int uplo, int transa, int transb, int n, int k, const void *alpha,
+                   const void *a, int lda, const void *b, int ldb, const void *beta, void *c,
+                   int ldc);
+void cblas_zgemmtr(int layout, int uplo, int transa, int transb, int n, int k, const void *alpha,
+                   const void *a, int lda, const void *b, int ldb, const void *beta, void *c,
+                   int ldc);
+/* Fortran: every argument by reference (sgemmt_, sgemmt, sgemmtr_, sgemmtr, and d, c, z). */
+void sgemmt_(const char *uplo, const char *transa, const char *transb, const int *n, const int *k,
+             const float *alpha, const float *a, const int *lda, const float *b, const int *ldb,
+             const float *beta, float *c, const int *ldc);
+void dgemmt_(const char *uplo, const char *transa, const char *transb, const int *n, const int *k,
+             const double *alpha, const double *a, const int *lda, const double *b,
+             const int *ldb, const double *beta, double *c, const int *ldc);
+void cgemmt_(const char *uplo, const char *transa, const char *transb, const int *n, const int *k,
+             const void *alpha, const void *a, const int *lda, const void *b, const int *ldb,
+             const void *beta, void *c, const int *ldc);
+void zgemmt_(const char *uplo, const char *transa, const char *transb, const int *n, const int *k,
+             const void *alpha, const void *a, const int *lda, const void *b, const int *ldb,
+             const void *beta, void *c, const int *ldc);
+void sgemmtr_(const char *uplo, const char *transa, const char *transb, const int *n, const int *k,
+              const float *alpha, const float *a, const int *lda, const float *b, const int *ldb,
+              const float *beta, float *c, const int *ldc);
+void dgemmtr_(const char *uplo, const char *transa, const char *transb, const int *n, const int *k,
+              const double *alpha, const double *a, const int *lda, const double *b,
+              const int *ldb, const double *beta, double *c, const int *ldc);
+void cgemmtr_(const char *uplo, const char *transa, const char *transb, const int *n, const int *k,
+              const void *alpha, const void *a, const int *lda, const void *b, const int *ldb,
+              const void *beta, void *c, const int *ldc);
+void zgemmtr_(const char *uplo, const char *transa, const char *transb, const int *n, const int *k,
+              const void *alpha, const void *a, const int *lda, const void *b, const int *ldb,
+              const void *beta, void *c, const int *ldc);
+
 /* "hopblas X.Y.Z" */
 const char *hopblas_version(void);
 

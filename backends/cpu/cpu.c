@@ -160,10 +160,8 @@ static double cpu_predict(void *state, const struct hop_call *g)
   return 1e-6 + flops / rate;
 }
 
-/* Never fails: the fallback of every other engine (core/context.c). */
-static enum hop_status cpu_gemm(void *state, const struct hop_call *g)
+static enum hop_status cpu_gemm(const struct hop_cpu_state *st, const struct hop_call *g)
 {
-  const struct hop_cpu_state *st = state;
   switch (g->dtype) {
   case HOP_DTYPE_S:
   case HOP_DTYPE_D:
@@ -175,6 +173,18 @@ static enum hop_status cpu_gemm(void *state, const struct hop_call *g)
       hop_cpu_half_gemm_unbuffered(st, g);
     return HOP_OK;
   case HOP_DTYPE_COUNT: break;
+  }
+  return HOP_DECLINED;
+}
+
+/* Never fails: the fallback of every other engine (core/context.c). */
+static enum hop_status cpu_run(void *state, const struct hop_call *g)
+{
+  const struct hop_cpu_state *st = state;
+  switch (g->op) {
+  case HOP_OP_GEMM: return cpu_gemm(st, g);
+  case HOP_OP_GEMMT: hop_cpu_gemmt(st, g); return HOP_OK;
+  case HOP_OP_COUNT: break;
   }
   return HOP_DECLINED;
 }
@@ -324,12 +334,14 @@ const struct hop_backend hop_backend_cpu = {
   .is_device = false,
   .takes = {[HOP_OP_GEMM] = HOP_DTYPE_BIT(HOP_DTYPE_S) | HOP_DTYPE_BIT(HOP_DTYPE_D) |
                             HOP_DTYPE_BIT(HOP_DTYPE_C) | HOP_DTYPE_BIT(HOP_DTYPE_Z) |
-                            HOP_DTYPE_BIT(HOP_DTYPE_H) | HOP_DTYPE_BIT(HOP_DTYPE_SH)},
+                            HOP_DTYPE_BIT(HOP_DTYPE_H) | HOP_DTYPE_BIT(HOP_DTYPE_SH),
+            [HOP_OP_GEMMT] = HOP_DTYPE_BIT(HOP_DTYPE_S) | HOP_DTYPE_BIT(HOP_DTYPE_D) |
+                             HOP_DTYPE_BIT(HOP_DTYPE_C) | HOP_DTYPE_BIT(HOP_DTYPE_Z)},
   .max_dim = INT64_MAX, /* sliced to the BLAS's ints (hop_cpu_gemm_sliced) */
   .fork_safe = true,
   .init = cpu_init,
   .predict = cpu_predict,
-  .run = cpu_gemm,
+  .run = cpu_run,
   .describe = cpu_describe,
   .release = cpu_release,
   .direct = cpu_direct,

@@ -59,6 +59,9 @@ void hop_ref_sgemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, float alph
 /* The reference for d, c and z (accumulating in double complex). */
 void hop_ref_gemm_wide(const struct hop_call *g);
 
+/* gemmt (s, d, c, z) as GEMMs on blocks of its triangle (gemmt.c). */
+void hop_cpu_gemmt(const struct hop_cpu_state *st, const struct hop_call *g);
+
 /* hgemm and shgemm through float panels (bounded memory). */
 enum hop_status hop_cpu_half_gemm(const struct hop_cpu_state *st, const struct hop_call *g);
 /* The same without any allocation, element by element: the last resort. */

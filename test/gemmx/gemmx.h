@@ -1,0 +1,75 @@
+/* test/gemmx: gemmt and batched GEMM through the public entry points,
+ * against a double-precision reference, in s, d, c and z.  The engine is
+ * whatever the environment selects; the .test scripts prove from the trace
+ * which one ran.  Prints TAP.
+ *
+ *   gemmx gemmt [--dtypes s,d,c,z] [--max-dim N] [--quick] [--seed S] [--label TEXT]
+ *   gemmx errors      the argument errors, through this program's own xerbla_
+ */
+#ifndef GX_GEMMX_H
+#define GX_GEMMX_H
+
+#include <stdio.h>
+
+#include "testutil.h"
+
+/* CBLAS uplo values (no cblas.h needed). */
+enum { GX_UPPER = 121, GX_LOWER = 122 };
+
+struct gx_opts {
+  bool dtypes[HT_DTYPE_COUNT]; /* s, d, c, z only */
+  int max_dim;
+  bool quick;
+  unsigned long long seed;
+  const char *label;
+};
+
+/* ---- TAP (gemmx.c) ------------------------------------------------------ */
+void gx_result(bool ok, const char *label, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+int gx_done(void); /* prints the plan; the exit status */
+
+/* ---- operands (gemmx.c) ---------------------------------------------------
+ * A matrix of the call's dtype in a guarded buffer (testutil's ht_mat):
+ * filled with values uniform in [-1, 1] (both parts of a complex one), or
+ * with NaN (poison: what must not be read); guards hold the sentinel. */
+bool gx_alloc(struct ht_mat *x, enum ht_dtype dt, int rows, int cols, int ld, bool row_major,
+              int offset);
+void gx_fill(struct ht_mat *x, struct ht_rng *r, bool poison);
+
+/* Scalars in both parts, as the entry points take them: the value for real
+ * dtypes, (re, im) for complex ones (float or double by dtype). */
+struct gx_scalar {
+  double re, im;
+};
+const void *gx_scalar_ptr(enum ht_dtype dt, struct gx_scalar s, void *buf16);
+
+/* The reference of element (i, j) of alpha op(A) op(B) + beta C0 (in the
+ * caller's own indices; trans: an HT_* value), and the contract's bound for
+ * it (tol as in ht_bound_dt).  ok says whether got is within it. */
+struct gx_product {
+  const struct ht_mat *a, *b, *c0; /* c0: C's snapshot (c0 == c, base = saved) */
+  int ta, tb, k;
+  struct gx_scalar alpha, beta;
+};
+bool gx_element_ok(enum ht_dtype dt, const struct gx_product *p, int i, int j, double tol,
+                   char *why, size_t len);
+
+/* Every byte of x other than the elements keep(i, j) says were written is
+ * as it was saved; false with the first such cell in why. */
+bool gx_only_written(const struct ht_mat *x, bool (*keep)(const void *arg, int i, int j),
+                     const void *arg, char *why, size_t len);
+
+/* ?gemmt_ (tr: ?gemmtr_; bare: ?gemmt) of a dtype, complex arguments by pointer. */
+typedef void gx_f77_gemmt_fn(const char *, const char *, const char *, const int *, const int *,
+                             const void *, const void *, const int *, const void *, const int *,
+                             const void *, void *, const int *);
+gx_f77_gemmt_fn *gx_f77_gemmt(enum ht_dtype dt, bool tr, bool bare);
+
+/* ---- the parts (gemmx_gemmt.c, gemmx_errors.c) ---------------------------- */
+void gx_gemmt_cases(const struct gx_opts *o);
+void gx_errors(void);
+
+extern int gx_xerbla_calls, gx_xerbla_info;
+extern char gx_xerbla_name[16];
+
+#endif
