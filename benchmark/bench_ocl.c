@@ -125,7 +125,7 @@ void bench_resident_run(const char *name, enum bench_mode mode, struct bench_dat
   struct hop_call g = case_call(d); /* C0 goes up; the result comes back into d->c */
   bool cplx = hop_dtype_info(g.dtype)->is_complex;
   struct complex_run cr = {o, r, 0, 0, 0};
-  bool ok = cplx ? hop_complex_by_real(&g, complex_real_call, &cr) == HOP_OK
+  bool ok = cplx ? hop_complex_by_real(&g, complex_real_call, &cr, false) == HOP_OK
                  : resident_time(&g, o, r);
   if (!ok) {
     r->skipped = true;

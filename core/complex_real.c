@@ -176,7 +176,7 @@ static void in_parallel(const struct hop_call *g, bool dbl, const struct planes 
 enum hop_status hop_complex_by_real(const struct hop_call *g,
                                     enum hop_status (*real_run)(void *ctx,
                                                                 const struct hop_call *real),
-                                    void *ctx)
+                                    void *ctx, bool views)
 {
   bool dbl = g->dtype == HOP_DTYPE_Z;
   struct planes p = {.double_b = (double)g->k * g->n <= (double)g->m * g->k};
@@ -186,6 +186,13 @@ enum hop_status hop_complex_by_real(const struct hop_call *g,
   /* The engines that come here hold int dimensions (max_dim INT_MAX). */
   if (2 * g->m > INT_MAX || 2 * g->n > INT_MAX || p.k2 > INT_MAX)
     return HOP_DECLINED; /* the doubled shape would not fit the real call's ints */
+  struct hop_planes pv;
+  struct hop_call in_place;
+  if (views && hop_planes_make(g, p.double_b, &pv, &in_place)) {
+    enum hop_status rc = real_run(ctx, &in_place);
+    if (rc != HOP_DECLINED)
+      return rc;
+  }
   size_t e = dbl ? 8 : 4;
   p.a = malloc((size_t)p.m2 * (size_t)p.k2 * e);
   p.b = malloc((size_t)p.k2 * (size_t)p.n2 * e);

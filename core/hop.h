@@ -81,6 +81,7 @@ char hop_trans_letter(enum hop_trans t);
  * ones widen theirs); an engine gets only calls whose dimensions it holds
  * (struct hop_backend's max_dim).  Indexing must use size_t: lda * k may
  * exceed INT_MAX even when every argument fits in an int. */
+struct hop_planes;
 struct hop_call {
   enum hop_op op;
   enum hop_dtype dtype;
@@ -100,6 +101,11 @@ struct hop_call {
   int64_t ldb;
   void *c;
   int64_t ldc;
+  /* NULL: a, b and c are memory.  Else this real call is a complex call's
+   * embedding read in place (core/complex_planes.c): a, b and c are NULL
+   * and the operands are the views here.  Only an engine that asked for
+   * views (hop_complex_by_real) is handed such a call. */
+  const struct hop_planes *planes;
 };
 
 /* The largest of m, n, k, lda, ldb and ldc: what an engine must hold. */
@@ -443,11 +449,44 @@ static inline bool hop_cdouble_nonzero(const void *alpha)
 /* ---- complex calls on real kernels (core/complex_real.c) --------------
  * For an engine with real GEMMs only: c (z) as one real s (d) GEMM of the
  * real embedding through real_run(ctx, real), then C = alpha P + beta C.
- * C is untouched unless real_run returned HOP_OK; its status is returned. */
+ * With `views`, real_run is first handed the embedding as plane views
+ * (real->planes): it either runs it or declines before touching anything,
+ * and the planes are then written out.  C is untouched unless real_run
+ * returned HOP_OK (or finished the call on the CPU); its status is returned. */
 enum hop_status hop_complex_by_real(const struct hop_call *g,
                                     enum hop_status (*real_run)(void *ctx,
                                                                 const struct hop_call *real),
-                                    void *ctx);
+                                    void *ctx, bool views);
+
+/* A plane of the real embedding as the real call stores it, read from the
+ * caller's complex matrix (core/complex_planes.c): a grid of grid_r x
+ * grid_c quadrants of qrows x qcols, quadrant (i, j) being
+ * sign[i][j] * part[i][j] (0 re, 1 im) of scale * x (conj: of scale * conj(x)). */
+struct hop_plane_view {
+  const void *src; /* complex float or double, column-major */
+  int64_t ld;
+  bool dbl, conj;
+  struct hop_scalar scale;
+  int64_t qrows, qcols;
+  int grid_r, grid_c;
+  signed char part[2][2], sign[2][2];
+};
+struct hop_planes {
+  struct hop_plane_view a, b, c; /* c: read for beta != 0, written with the results */
+};
+/* The views of g's embedding (B' doubled or A') and the real call over
+ * them; false when g has none (a beta with an imaginary part). */
+bool hop_planes_make(const struct hop_call *g, bool double_b, struct hop_planes *p,
+                     struct hop_call *real);
+/* The rows x cols block at (row0, col0) of the stored plane, densely (ld = rows), in the real type. */
+void hop_plane_view_read(const struct hop_plane_view *v, int64_t row0, int64_t col0, int64_t rows,
+                         int64_t cols, void *dst);
+/* A dense rows x cols block of C' into the parts of C it stands for. */
+void hop_plane_view_write(const struct hop_plane_view *v, const void *src, int64_t row0,
+                          int64_t col0, int64_t rows, int64_t cols);
+/* Finish the rows x cols tile of C' at (i0, j0) of a view call on the CPU. */
+bool hop_planes_fallback(const struct hop_call *real, int64_t i0, int64_t j0, int64_t rows,
+                         int64_t cols);
 
 /* ---- half precision (core/half.c) -------------------------------------- */
 float hop_half_to_float(uint16_t h);

@@ -174,7 +174,7 @@ static enum hop_status ocl_gemm(void *state, const struct hop_call *g)
   pthread_mutex_lock(&st->lock);
   enum hop_status rc = HOP_DECLINED;
   if (!st->off)
-    rc = hop_dtype_info(g->dtype)->is_complex ? hop_complex_by_real(g, run_real, st)
+    rc = hop_dtype_info(g->dtype)->is_complex ? hop_complex_by_real(g, run_real, st, true)
                                                : run_real(st, g);
   if (st->failures >= MAX_FAILURES && !st->off) {
     st->off = true;

@@ -238,14 +238,18 @@ cl_mem hop_ocl_wrap(struct hop_ocl_state *st, const void *first, size_t bytes, s
                     cl_ulong *off, cl_int *err);
 void hop_ocl_pack(struct hop_ocl_state *st, const void *x, int ld, size_t esize, int row0,
                   int col0, int rows, int cols, void *dst);
+void hop_ocl_pack_view(struct hop_ocl_state *st, const struct hop_plane_view *v, int row0,
+                       int col0, int rows, int cols, void *dst);
+/* C' of a view call (g->planes) goes into C's parts. */
 size_t hop_ocl_unpack_c(struct hop_ocl_state *st, const struct hop_call *g, bool accumulated,
                         const void *src, int i0, int j0, int rows, int cols);
 enum hop_status hop_ocl_status(cl_int err);
 double hop_ocl_now(void);
 cl_int hop_ocl_wait(struct hop_ocl_state *st, cl_event ev);
 cl_int hop_ocl_stage_upload(struct hop_ocl_state *st, struct hop_ocl_stager *sg, const void *x,
-                            int ld, size_t esize, int row0, int col0, int rows, int cols,
-                            cl_mem dev, cl_event after, cl_event *done);
+                            const struct hop_plane_view *view, int ld, size_t esize, int row0,
+                            int col0, int rows, int cols, cl_mem dev, cl_event after,
+                            cl_event *done);
 void hop_ocl_stager_end(struct hop_ocl_stager *sg);
 
 /* plan.c: how a call is cut into tiles that fit the device's buffers. */

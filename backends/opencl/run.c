@@ -280,6 +280,11 @@ static void finish_on_cpu(struct hop_ocl_call *c)
     j0 += c->done_cols[t];
     if (sub.n == 0)
       continue;
+    if (g->planes != NULL) {
+      if (!hop_planes_fallback(g, i0, j0, sub.m, sub.n))
+        hop_log(1, "opencl: no memory to finish a complex call's tile on the CPU; C is incomplete");
+      continue;
+    }
     size_t a_at = g->ta ? hop_at(0, i0, g->lda) : hop_at(i0, 0, g->lda);
     size_t b_at = g->tb ? hop_at(j0, 0, g->ldb) : hop_at(0, j0, g->ldb);
     sub.a = (const unsigned char *)g->a + a_at * e;
@@ -325,10 +330,11 @@ static void log_phases(const struct hop_ocl_call *c, double seconds)
   const struct hop_call *g = c->g;
   double busy = c->sg.pack_s + c->sg.unpack_s + c->sg.wait_s, mib = 1.0 / (1 << 20);
   hop_log(3,
-          "opencl phases: %s %dx%dx%d %s%s beta=%g: %zu tiles (%dx%d) of %dx%d, k in %d; slots "
+          "opencl phases: %s%s %dx%dx%d %s%s beta=%g: %zu tiles (%dx%d) of %dx%d, k in %d; slots "
           "%d operand, %d C; %ld uploads of <= %zu KiB, %d copy threads; host ms: pack %.3f "
           "(%.1f MiB), unpack %.3f (%.1f MiB), wait %.3f, other %.3f, total %.3f",
-          c->ops->name, (int)g->m, (int)g->n, (int)g->k, g->ta ? "T" : "N",
+          c->ops->name, g->planes != NULL ? " (complex planes read in place)" : "", (int)g->m,
+          (int)g->n, (int)g->k, g->ta ? "T" : "N",
           g->tb ? "T" : "N", g->beta.re, c->ntiles, p->tiles_m, p->tiles_n, p->tm, p->tn,
           p->chunks, c->nx, c->nc, c->sg.uploads, c->sg.chunk >> 10,
           hop_ocl_copy_threads(c->st), 1e3 * c->sg.pack_s, mib * c->sg.pack_bytes,
@@ -380,6 +386,11 @@ enum hop_status hop_ocl_run(struct hop_ocl_state *st, const struct hop_call *g)
             (int)g->n, (int)g->k, st->cap);
     return HOP_DECLINED;
   }
+  /* Plane views are read and written only by the staged buffer copies, and
+   * only final tiles go back (no k cut, no subnormal fix-up): else the
+   * planes are written out (core/complex_real.c). */
+  if (g->planes != NULL && (c.ops != &hop_ocl_staged || c.p.ksplit || st->flushes))
+    return HOP_DECLINED;
   c.ntiles = (size_t)c.p.tiles_m * (size_t)c.p.tiles_n;
   c.done_cols = calloc(c.ntiles, sizeof *c.done_cols);
   if (c.done_cols == NULL)

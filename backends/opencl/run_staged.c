@@ -16,8 +16,10 @@ static bool block(struct hop_ocl_call *c, struct hop_ocl_op_slot *o, const struc
   cl_int err = hop_ocl_slot_ensure(st, dev, s->full, CL_MEM_READ_ONLY, false);
   if (err != CL_SUCCESS)
     return hop_ocl_call_fail(c, err, "allocating an operand buffer");
-  err = hop_ocl_stage_upload(st, &c->sg, s->base, s->ld, s->e, s->sr, s->sc, s->srows, s->scols,
-                             dev->mem, o->last_use, &ev);
+  const struct hop_planes *pv = c->g->planes;
+  err = hop_ocl_stage_upload(st, &c->sg, s->base, pv == NULL ? NULL : s->x == 0 ? &pv->a : &pv->b,
+                             s->ld, s->e, s->sr, s->sc, s->srows, s->scols, dev->mem,
+                             o->last_use, &ev);
   if (err != CL_SUCCESS)
     return hop_ocl_call_fail(c, err, "uploading an operand");
   hop_ocl_ev_put(&o->ready, ev);
@@ -39,8 +41,9 @@ static bool c_in(struct hop_ocl_call *c, struct hop_ocl_c_slot *cs, struct hop_o
   cl_mem dev = st->pool.dev[2][cs - c->cs].mem;
   cl_event ev = NULL;
   l->cin = dev, l->cin_off = 0, l->ldcin = cs->rows;
-  cl_int err = hop_ocl_stage_upload(st, &c->sg, g->c, g->ldc, hop_dtype_c_size(g->dtype), cs->i0,
-                                    cs->j0, cs->rows, cs->cols, dev, NULL, &ev);
+  cl_int err = hop_ocl_stage_upload(st, &c->sg, g->c, g->planes == NULL ? NULL : &g->planes->c,
+                                    g->ldc, hop_dtype_c_size(g->dtype), cs->i0, cs->j0, cs->rows,
+                                    cs->cols, dev, NULL, &ev);
   if (err != CL_SUCCESS)
     return hop_ocl_call_fail(c, err, "passing C to the device");
   hop_ocl_ev_put(&cs->ready, ev);

@@ -139,6 +139,31 @@ void hop_ocl_pack(struct hop_ocl_state *st, const void *x, int ld, size_t esize,
   hop_ocl_copy_columns(st, p.run * (size_t)cols, cols, pack_columns, &p);
 }
 
+struct view_job {
+  const struct hop_plane_view *v;
+  int64_t row0, col0, rows;
+  unsigned char *out; /* read: the dense block; NULL for a write */
+  const unsigned char *in; /* write: the dense block */
+};
+
+static void view_columns(void *arg, int j0, int j1)
+{
+  const struct view_job *p = arg;
+  size_t col = (size_t)p->rows * (p->v->dbl ? 8 : 4);
+  if (p->out != NULL)
+    hop_plane_view_read(p->v, p->row0, p->col0 + j0, p->rows, j1 - j0, p->out + (size_t)j0 * col);
+  else
+    hop_plane_view_write(p->v, p->in + (size_t)j0 * col, p->row0, p->col0 + j0, p->rows, j1 - j0);
+}
+
+/* hop_ocl_pack for a plane view of a complex call: its block read in place. */
+void hop_ocl_pack_view(struct hop_ocl_state *st, const struct hop_plane_view *v, int row0,
+                       int col0, int rows, int cols, void *dst)
+{
+  struct view_job p = {.v = v, .row0 = row0, .col0 = col0, .rows = rows, .out = dst};
+  hop_ocl_copy_columns(st, (size_t)rows * (size_t)cols * (v->dbl ? 8 : 4), cols, view_columns, &p);
+}
+
 struct unpack_job {
   const struct hop_call *g;
   bool accumulated;
@@ -214,6 +239,12 @@ static void unpack_columns(void *arg, int j0, int j1)
 size_t hop_ocl_unpack_c(struct hop_ocl_state *st, const struct hop_call *g, bool accumulated,
                         const void *src, int i0, int j0, int rows, int cols)
 {
+  if (g->planes != NULL) { /* C' of a complex call: into C's parts (never accumulated) */
+    struct view_job p = {.v = &g->planes->c, .row0 = i0, .col0 = j0, .rows = rows, .in = src};
+    hop_ocl_copy_columns(st, (size_t)rows * (size_t)cols * hop_dtype_c_size(g->dtype), cols,
+                         view_columns, &p);
+    return 0;
+  }
   struct unpack_job u = {.g = g, .accumulated = accumulated, .src = src, .i0 = i0, .j0 = j0,
                          .rows = rows, .limit = st->flushes ? hop_subnormal_limit(g) : 0.0f};
   size_t e = accumulated ? hop_ocl_acc_size(g->dtype) : hop_dtype_c_size(g->dtype);
@@ -250,16 +281,17 @@ void hop_ocl_stager_end(struct hop_ocl_stager *sg)
     }
 }
 
-/* Copy the rows x cols block at (row0, col0) of x (column-major, ld) into
- * dev, densely from offset 0, through the ring of pinned buffers: whole
+/* Copy the rows x cols block at (row0, col0) of x (column-major, ld; or of
+ * the plane `view` when not NULL) into dev, densely from offset 0, through the ring of pinned buffers: whole
  * columns of about sg->chunk bytes at a time, each upload flushed at once
  * so that it crosses the link while the next chunk is packed.  A ring
  * buffer is refilled once its previous upload has left it.  The uploads
  * wait for `after` (the last kernel that read dev); *done is the last one
  * (the queue is in order: it stands for them all). */
 cl_int hop_ocl_stage_upload(struct hop_ocl_state *st, struct hop_ocl_stager *sg, const void *x,
-                            int ld, size_t esize, int row0, int col0, int rows, int cols,
-                            cl_mem dev, cl_event after, cl_event *done)
+                            const struct hop_plane_view *view, int ld, size_t esize, int row0,
+                            int col0, int rows, int cols, cl_mem dev, cl_event after,
+                            cl_event *done)
 {
   size_t col_bytes = (size_t)rows * esize;
   size_t per = sg->chunk / col_bytes;
@@ -280,7 +312,10 @@ cl_int hop_ocl_stage_upload(struct hop_ocl_state *st, struct hop_ocl_stager *sg,
                                 true);
     if (err != CL_SUCCESS)
       return err;
-    hop_ocl_pack(st, x, ld, esize, row0, col0 + j, rows, n, ring->host);
+    if (view != NULL)
+      hop_ocl_pack_view(st, view, row0, col0 + j, rows, n, ring->host);
+    else
+      hop_ocl_pack(st, x, ld, esize, row0, col0 + j, rows, n, ring->host);
     sg->pack_s += hop_ocl_now() - t1;
     sg->pack_bytes += (double)n * (double)col_bytes;
     if (hop_ocl_fault_hit(&st->fault, HOP_OCL_FAULT_UPLOAD))

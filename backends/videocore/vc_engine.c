@@ -112,7 +112,7 @@ static enum hop_status emu_gemm(void *state, const struct hop_call *g)
 
 static enum hop_status emu_run(void *state, const struct hop_call *g)
 {
-  return g->dtype == HOP_DTYPE_C ? hop_complex_by_real(g, emu_gemm, state) : emu_gemm(state, g);
+  return g->dtype == HOP_DTYPE_C ? hop_complex_by_real(g, emu_gemm, state, false) : emu_gemm(state, g);
 }
 
 static void vc_describe(void *state, FILE *out)
@@ -217,7 +217,7 @@ static enum hop_status real_gemm(void *state, const struct hop_call *g)
 
 static enum hop_status real_run(void *state, const struct hop_call *g)
 {
-  return g->dtype == HOP_DTYPE_C ? hop_complex_by_real(g, real_gemm, state) : real_gemm(state, g);
+  return g->dtype == HOP_DTYPE_C ? hop_complex_by_real(g, real_gemm, state, false) : real_gemm(state, g);
 }
 
 const struct hop_backend hop_backend_videocore = {

@@ -1,7 +1,7 @@
 /* The OpenCL engine's own cases, sized for slow runs (oclgrind, valgrind,
  * injected faults) and for sizes of several thousand:
  *
- *   ocl-cases [--set edges|big|fork] [--size N] [--shapes N] [--dtypes s,h,sh] [--label T]
+ *   ocl-cases [--set edges|big|fork] [--size N] [--shapes N] [--dtypes s,h,sh,d,c,z] [--label T]
  *
  * edges: every transpose pair on shapes around the kernel's tiles (1,
  *        primes, tile +- 1, several tiles), beta = 0 with NaN/Inf in C and
@@ -12,7 +12,8 @@
  * big:   two calls per dtype at about N (N^3 column-major NN, and a
  *        row-major TT of (N-1) x (N+3) x (N/2+1)), checked on the first and
  *        last row and column and 4096 random elements (a full double
- *        reference would take minutes at N = 3000).
+ *        reference would take minutes at N = 3000); complex dtypes get a
+ *        complex alpha and, in the second call, op = C and R.
  * fork:  an engine call in the parent, then the same in a forked child
  *        (which must not use the parent's OpenCL objects) and again in the
  *        parent; every result checked.
@@ -43,26 +44,47 @@ static void tap(bool ok, const char *label, const char *desc, const char *call, 
   }
 }
 
-/* Element (i, j) of C against a double reference from the snapshots. */
+/* op(X)(r, c) of a snapshot as (re, im): transposed and conjugated as t says. */
+static void op_get(const struct ht_mat *x, int t, int r, int c, double v[2])
+{
+  bool tr = t == HT_T || t == HT_CT;
+  for (int p = 0; p < 2; p++)
+    v[p] = p == 1 && !x->cplx ? 0.0 : ht_mat_get_part(x, x->saved, tr ? c : r, tr ? r : c, p);
+  if (t == HT_CT || t == HT_CN)
+    v[1] = -v[1];
+}
+
+/* Element (i, j) of C (each part of a complex one) against a double
+ * reference from the snapshots, with the contract's bound. */
 static bool element_ok(const struct ht_call *c, int i, int j, char *why)
 {
-  double s = 0.0, sa = 0.0;
+  double s[2] = {0.0, 0.0}, sa = 0.0;
   for (int l = 0; l < c->k; l++) {
-    double a = c->ta == HT_N ? ht_mat_get(&c->a, c->a.saved, i, l)
-                             : ht_mat_get(&c->a, c->a.saved, l, i);
-    double b = c->tb == HT_N ? ht_mat_get(&c->b, c->b.saved, l, j)
-                             : ht_mat_get(&c->b, c->b.saved, j, l);
-    s += a * b;
-    sa += fabs(a * b);
+    double a[2], b[2];
+    op_get(&c->a, c->ta, i, l, a);
+    op_get(&c->b, c->tb, l, j, b);
+    s[0] += a[0] * b[0] - a[1] * b[1];
+    s[1] += a[0] * b[1] + a[1] * b[0];
+    sa += (fabs(a[0]) + fabs(a[1])) * (fabs(b[0]) + fabs(b[1]));
   }
-  double c0 = c->beta != 0.0 ? ht_mat_get(&c->c, c->c.saved, i, j) : 0.0;
-  double ref = c->alpha * s + c->beta * c0;
-  double bound = 2.0 * (c->k + 2) * FLT_EPSILON * (fabs(c->alpha) * sa + fabs(c->beta * c0));
-  double got = ht_mat_get(&c->c, c->c.buf, i, j);
-  if (ht_element_ok(c->dtype, got, ref, bound))
-    return true;
-  snprintf(why, 512, "C(%d,%d) = %.9g, expected %.9g within %.3g", i, j, got, ref, bound);
-  return false;
+  bool cplx = ht_dtypes[c->dtype].cplx;
+  double c0[2] = {0.0, 0.0};
+  for (int p = 0; c->beta != 0.0 || c->beta_im != 0.0 ? p < (cplx ? 2 : 1) : false; p++)
+    c0[p] = ht_mat_get_part(&c->c, c->c.saved, i, j, p);
+  double ref[2] = {c->alpha * s[0] - c->alpha_im * s[1] + c->beta * c0[0] - c->beta_im * c0[1],
+                   c->alpha * s[1] + c->alpha_im * s[0] + c->beta * c0[1] + c->beta_im * c0[0]};
+  double alpha = fabs(c->alpha) + fabs(c->alpha_im);
+  double bc0 = (fabs(c->beta) + fabs(c->beta_im)) * (fabs(c0[0]) + fabs(c0[1]));
+  double bound = ht_bound_dt(c->dtype, 2.0, c->k, alpha, sa, bc0);
+  for (int p = 0; p < (cplx ? 2 : 1); p++) {
+    double got = ht_mat_get_part(&c->c, c->c.buf, i, j, p);
+    if (!ht_element_ok(c->dtype, got, ref[p], bound)) {
+      snprintf(why, 512, "C(%d,%d) part %d = %.17g, expected %.17g within %.3g", i, j, p, got,
+               ref[p], bound);
+      return false;
+    }
+  }
+  return true;
 }
 
 /* The first and last row and column, and 4096 random elements. */
@@ -130,11 +152,16 @@ static void run_big(enum ht_dtype dt, struct ht_rng *r, int n, const char *label
     {.dtype = dt, .entry = HT_CBLAS, .order = HT_ROW, .ta = HT_T, .tb = HT_T, .m = n - 1,
      .n = n + 3, .k = n / 2 + 1, .alpha = 1.0, .beta = 0.0},
   };
+  if (ht_dtypes[dt].cplx) { /* a complex alpha, and the conjugate transposes */
+    calls[0].alpha_im = 0.25, calls[1].ta = HT_CT, calls[1].tb = HT_CN;
+    calls[1].beta = 0.5, calls[1].beta_im = 0.0;
+  }
   for (int i = 0; i < 2; i++) {
     char call[512], why[512] = "", desc[160];
     bool ok = one_call(&calls[i], r, true, call, why);
     snprintf(desc, sizeof desc, "%s %dx%dx%d %s, sampled check", ht_symbol(dt, HT_CBLAS),
-             calls[i].m, calls[i].n, calls[i].k, i == 0 ? "NN" : "row-major TT");
+             calls[i].m, calls[i].n, calls[i].k,
+             i == 0 ? "NN" : ht_dtypes[dt].cplx ? "row-major CR" : "row-major TT");
     tap(ok, label, desc, call, why);
   }
 }
@@ -166,7 +193,7 @@ static void run_fork(struct ht_rng *r, const char *label)
 int main(int argc, char **argv)
 {
   const char *set = "edges", *label = "";
-  bool dtypes[3] = {true, true, true};
+  bool dtypes[HT_DTYPE_COUNT] = {true, true, true}; /* s, h, sh unless --dtypes says */
   int size = 2000, nedge = (int)(sizeof edge_shapes / sizeof edge_shapes[0]), shapes = nedge;
   for (int i = 1; i + 1 < argc; i += 2) {
     if (strcmp(argv[i], "--set") == 0)
@@ -178,17 +205,15 @@ int main(int argc, char **argv)
     else if (strcmp(argv[i], "--label") == 0)
       label = argv[i + 1];
     else if (strcmp(argv[i], "--dtypes") == 0)
-      for (int d = 0; d < 3; d++) {
-        static const char *const names[3] = {"s", "h", "sh"};
-        char list[64];
+      for (int d = 0; d < HT_DTYPE_COUNT; d++) {
+        char list[64], item[8];
         snprintf(list, sizeof list, ",%s,", argv[i + 1]);
-        char item[8];
-        snprintf(item, sizeof item, ",%s,", names[d]);
+        snprintf(item, sizeof item, ",%s,", ht_dtypes[d].name);
         dtypes[d] = strstr(list, item) != NULL;
       }
     else {
       fprintf(stderr,
-              "usage: ocl-cases [--set edges|big|fork] [--size N] [--shapes N] [--dtypes s,h,sh] "
+              "usage: ocl-cases [--set edges|big|fork] [--size N] [--shapes N] [--dtypes s,h,sh,d,c,z] "
               "[--label T]\n");
       return 2;
     }
@@ -202,7 +227,7 @@ int main(int argc, char **argv)
   struct ht_rng r = {20260101};
   if (forked)
     run_fork(&r, label);
-  for (int d = 0; d < 3 && !forked; d++)
+  for (int d = 0; d < HT_DTYPE_COUNT && !forked; d++)
     if (dtypes[d]) {
       if (big)
         run_big((enum ht_dtype)d, &r, size, label);
