@@ -89,6 +89,25 @@ static inline void store(bool dbl, void *out, size_t at, double val)
     ((float *)out)[at] = (float)val;
 }
 
+/* A signed part of n consecutive elements, copied: the common case, kept
+ * to a plain strided loop in each type so that it streams. */
+static inline __attribute__((always_inline)) void copy_part(bool dbl, const void *src, size_t at,
+                                                            int part, double s, void *out,
+                                                            int64_t n)
+{
+  if (dbl) {
+    const double *x = (const double *)src + 2 * at + part;
+    double *o = out;
+    for (int64_t i = 0; i < n; i++)
+      o[i] = s * x[2 * i];
+  } else {
+    const float *x = (const float *)src + 2 * at + part;
+    float *o = out, sf = (float)s;
+    for (int64_t i = 0; i < n; i++)
+      o[i] = sf * x[2 * i];
+  }
+}
+
 /* Rows [r0, r0 + n) of stored column j, all in quadrant row qi, into out. */
 static void read_run(const struct hop_plane_view *v, int qi, int64_t r0, int64_t j, int64_t n,
                      void *out)
@@ -98,10 +117,12 @@ static void read_run(const struct hop_plane_view *v, int qi, int64_t r0, int64_t
   double sign = v->sign[qi][qj];
   size_t at = hop_at(r0 - qi * v->qrows, j - qj * v->qcols, v->ld);
   double sr = v->scale.re, si = v->scale.im, cj = v->conj ? -1.0 : 1.0;
-  if (si == 0.0 && sr == 1.0) { /* a signed part, copied: the common case */
+  if (si == 0.0 && sr == 1.0) {
     double s = part == 1 ? sign * cj : sign;
-    for (int64_t i = 0; i < n; i++)
-      store(v->dbl, out, (size_t)i, s * load(v, at + (size_t)i, part));
+    if (v->dbl)
+      copy_part(true, v->src, at, part, s, out, n);
+    else
+      copy_part(false, v->src, at, part, s, out, n);
     return;
   }
   for (int64_t i = 0; i < n; i++) {
@@ -128,16 +149,28 @@ void hop_plane_view_read(const struct hop_plane_view *v, int64_t row0, int64_t c
 void hop_plane_view_write(const struct hop_plane_view *v, const void *src, int64_t row0,
                           int64_t col0, int64_t rows, int64_t cols)
 {
+  size_t e = v->dbl ? 8 : 4;
   for (int64_t j = 0; j < cols; j++) {
     int64_t c = col0 + j;
     int qj = (int)(c / v->qcols);
-    for (int64_t i = 0; i < rows; i++) {
-      int64_t r = row0 + i;
-      int qi = (int)(r / v->qrows);
-      size_t at = 2 * hop_at(r - qi * v->qrows, c - qj * v->qcols, v->ld) + (size_t)v->part[qi][qj];
-      size_t from = (size_t)j * (size_t)rows + (size_t)i;
-      store(v->dbl, (void *)v->src, at, v->dbl ? ((const double *)src)[from]
-                                                : (double)((const float *)src)[from]);
+    const unsigned char *in = (const unsigned char *)src + (size_t)j * (size_t)rows * e;
+    for (int64_t i = 0; i < rows;) {
+      int qi = (int)((row0 + i) / v->qrows);
+      int64_t end = (qi + 1) * v->qrows - row0, n = (end < rows ? end : rows) - i;
+      size_t at = 2 * hop_at(row0 + i - qi * v->qrows, c - qj * v->qcols, v->ld) +
+                  (size_t)v->part[qi][qj];
+      if (v->dbl) {
+        const double *x = (const double *)in + i;
+        double *o = (double *)v->src + at;
+        for (int64_t l = 0; l < n; l++)
+          o[2 * l] = x[l];
+      } else {
+        const float *x = (const float *)in + i;
+        float *o = (float *)v->src + at;
+        for (int64_t l = 0; l < n; l++)
+          o[2 * l] = x[l];
+      }
+      i += n;
     }
   }
 }
