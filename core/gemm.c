@@ -39,6 +39,46 @@ void hop_call_rows(const struct hop_call *g, int64_t j, int64_t *lo, int64_t *hi
   }
 }
 
+struct hop_call hop_call_block(const struct hop_call *g, int64_t i0, int64_t rows, int64_t j0,
+                               int64_t cols)
+{
+  size_t ea = hop_dtype_ab_size(g->dtype), ec = hop_dtype_c_size(g->dtype);
+  struct hop_call s = *g;
+  s.op = HOP_OP_GEMM;
+  s.m = rows, s.n = cols;
+  s.a = (const char *)g->a +
+        ea * (hop_transposed(g->ta) ? hop_at(0, i0, g->lda) : hop_at(i0, 0, g->lda));
+  s.b = (const char *)g->b +
+        ea * (hop_transposed(g->tb) ? hop_at(j0, 0, g->ldb) : hop_at(0, j0, g->ldb));
+  s.c = (char *)g->c + ec * hop_at(i0, j0, g->ldc);
+  return s;
+}
+
+/* Runs of columns that own the same rows of the block go as one GEMM: the
+ * whole block for GEMM, a column at a time along a triangle's edge. */
+void hop_fallback_block(const struct hop_call *g, int64_t i0, int64_t rows, int64_t j0,
+                        int64_t cols)
+{
+  int64_t run = j0, run_lo = 0, run_hi = 0;
+  for (int64_t j = j0; j <= j0 + cols; j++) {
+    int64_t lo = 0, hi = 0;
+    if (j < j0 + cols) {
+      hop_call_rows(g, j, &lo, &hi);
+      lo = lo > i0 ? lo : i0;
+      hi = hi < i0 + rows ? hi : i0 + rows;
+      hi = hi > lo ? hi : lo;
+    }
+    if (j > j0 && (lo != run_lo || hi != run_hi || j == j0 + cols)) {
+      if (run_hi > run_lo) {
+        struct hop_call s = hop_call_block(g, run_lo, run_hi - run_lo, run, j - run);
+        hop_fallback_run(&s);
+      }
+      run = j;
+    }
+    run_lo = lo, run_hi = hi;
+  }
+}
+
 /* C = beta * C (the rows the call owns) without reading A or B; beta == 0
  * writes zeros without reading C. */
 static void scale_c(const struct hop_call *g)

@@ -117,6 +117,10 @@ double hop_call_flops(const struct hop_call *g);
  * writes it (core's beta*C, verify's replacement, an engine's write-back)
  * goes through this, so that the other triangle is never touched. */
 void hop_call_rows(const struct hop_call *g, int64_t j, int64_t *lo, int64_t *hi);
+/* The GEMM of rows [i0, i0 + rows) and columns [j0, j0 + cols) of g's C:
+ * g's scalars and transposes on views of A, B and C. */
+struct hop_call hop_call_block(const struct hop_call *g, int64_t i0, int64_t rows, int64_t j0,
+                               int64_t cols);
 
 /* Internal status codes; every one has a message in core/status.c. */
 enum hop_status {
@@ -376,6 +380,10 @@ float hop_subnormal_redo(const struct hop_call *g, int64_t i, int64_t j);
  * It never declines and never fails: core/ sends it re-entrant calls and
  * verify's references, and an engine may finish a part of a call with it. */
 void hop_fallback_run(const struct hop_call *g);
+/* The elements of that block of g's C that g writes (hop_call_rows), on
+ * the fallback: what an engine that failed part way leaves to the CPU. */
+void hop_fallback_block(const struct hop_call *g, int64_t i0, int64_t rows, int64_t j0,
+                        int64_t cols);
 
 /* ---- the tiny-call fast path (core/fast_path.c) ------------------------
  * Calls that routing would send to the CPU anyway go straight to OpenBLAS's

@@ -18,15 +18,7 @@ static void block(const struct hop_cpu_state *st, const struct hop_call *g, int6
 {
   if (rows <= 0 || cols <= 0)
     return;
-  size_t e = hop_dtype_c_size(g->dtype); /* A, B and C share it for s, d, c, z */
-  struct hop_call s = *g;
-  s.op = HOP_OP_GEMM;
-  s.m = rows, s.n = cols;
-  s.a = (const char *)g->a + e * (hop_transposed(g->ta) ? hop_at(0, r0, g->lda)
-                                                         : hop_at(r0, 0, g->lda));
-  s.b = (const char *)g->b + e * (hop_transposed(g->tb) ? hop_at(c0, 0, g->ldb)
-                                                         : hop_at(0, c0, g->ldb));
-  s.c = (char *)g->c + e * hop_at(r0, c0, g->ldc);
+  struct hop_call s = hop_call_block(g, r0, rows, c0, cols);
   hop_cpu_gemm_sliced(st, &s);
 }
 

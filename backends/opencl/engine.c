@@ -223,7 +223,9 @@ const struct hop_backend hop_backend_opencl = {
    * (predict() and run() decline them otherwise); c and z as real GEMMs. */
   .takes = {[HOP_OP_GEMM] = HOP_DTYPE_BIT(HOP_DTYPE_S) | HOP_DTYPE_BIT(HOP_DTYPE_D) |
                             HOP_DTYPE_BIT(HOP_DTYPE_C) | HOP_DTYPE_BIT(HOP_DTYPE_Z) |
-                            HOP_DTYPE_BIT(HOP_DTYPE_H) | HOP_DTYPE_BIT(HOP_DTYPE_SH)},
+                            HOP_DTYPE_BIT(HOP_DTYPE_H) | HOP_DTYPE_BIT(HOP_DTYPE_SH),
+            /* gemmt in real dtypes: launches over the triangle's slabs (family.c) */
+            [HOP_OP_GEMMT] = HOP_DTYPE_BIT(HOP_DTYPE_S) | HOP_DTYPE_BIT(HOP_DTYPE_D)},
   .max_dim = INT_MAX, /* int sizes in launches and packing */
   .fork_safe = false,
   .init = ocl_init,

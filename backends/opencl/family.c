@@ -121,9 +121,30 @@ static void window_wait(struct hop_ocl_state *st)
   clFinish(st->q[HOP_OCL_Q_EXEC]);
 }
 
+/* The rows [*r0, *r0 + *rows) of columns [col0, col0 + cols) of launch l
+ * that hold wanted elements (gemmt's triangle; all for GEMM). */
+static void wanted_rows(const struct hop_ocl_launch *l, int col0, int cols, int *r0, int *rows)
+{
+  int lo = 0, hi = l->m;
+  switch (l->part) {
+  case HOP_OCL_ALL: break;
+  case HOP_OCL_UPPER: /* r <= c + diag */
+    hi = col0 + cols + l->diag < hi ? col0 + cols + l->diag : hi;
+    break;
+  case HOP_OCL_LOWER: /* r >= c + diag */
+    lo = col0 + l->diag > 0 ? col0 + l->diag : 0;
+    break;
+  }
+  *r0 = lo, *rows = hi > lo ? hi - lo : 0;
+}
+
 /* One kernel launch of the call, in slabs of columns when a queue window
  * is set and the launch would be long; the window waits after every N
- * launches.  The queue is in order: the last slab's event stands for all. */
+ * launches.  A launch of part of gemmt's triangle goes in slabs one grain
+ * wide, each over the rows that hold wanted elements (buffer families:
+ * image families cannot start a block at any row, so theirs compute every
+ * row of a slab; the rest are never written back), and slabs with none are
+ * skipped.  The queue is in order: the last slab's event stands for all. */
 cl_int hop_ocl_family_launch(struct hop_ocl_state *st, const struct hop_ocl_launch *l,
                              cl_uint nwait, const cl_event *wait, cl_event *done)
 {
@@ -136,22 +157,29 @@ cl_int hop_ocl_family_launch(struct hop_ocl_state *st, const struct hop_ocl_laun
   }
   int grain = f->col_grain(st);
   int width = (l->n + slabs - 1) / slabs;
-  width = (width + grain - 1) / grain * grain;
+  width = l->part != HOP_OCL_ALL ? grain : (width + grain - 1) / grain * grain;
+  bool first = true;
   *done = NULL;
   for (int col0 = 0; col0 < l->n; col0 += width) {
-    int cols = l->n - col0 < width ? l->n - col0 : width;
+    int cols = l->n - col0 < width ? l->n - col0 : width, r0, rows;
+    wanted_rows(l, col0, cols, &r0, &rows);
+    if (rows == 0)
+      continue;
+    struct hop_ocl_launch s = *l;
+    if (l->part != HOP_OCL_ALL && f->provide == NULL)
+      s = hop_ocl_generic_rows(l, r0, rows);
     if (*done != NULL)
       clReleaseEvent(*done);
     *done = NULL;
-    cl_int err = f->enqueue(st, l, col0, cols, col0 == 0 ? nwait : 0, col0 == 0 ? wait : NULL,
-                            done);
+    cl_int err = f->enqueue(st, &s, col0, cols, first ? nwait : 0, first ? wait : NULL, done);
     if (err != CL_SUCCESS)
       return err;
+    first = false;
     st->window.launches++;
     if (st->queue_window > 0 && ++st->window.count % st->queue_window == 0)
       window_wait(st);
   }
-  return CL_SUCCESS;
+  return first ? CL_INVALID_VALUE : CL_SUCCESS; /* a launch with nothing wanted is a bug */
 }
 
 void hop_ocl_family_release(struct hop_ocl_state *st)

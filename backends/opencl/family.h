@@ -89,6 +89,8 @@ const char *hop_ocl_family_detail(void *state);
 /* generic.c: columns [col0, col0 + cols) of launch l, a narrower C and the
  * matching op(B), for the families that launch generic-style kernels. */
 struct hop_ocl_launch hop_ocl_generic_slab(const struct hop_ocl_launch *l, int col0, int cols);
+/* Rows [row0, row0 + rows) of launch l: a shorter C and the matching op(A). */
+struct hop_ocl_launch hop_ocl_generic_rows(const struct hop_ocl_launch *l, int row0, int rows);
 
 /* pack.c: op(X) blocks into the k-major texel layout. */
 void hop_ocl_pack_kmajor(const struct hop_call *g, const struct hop_ocl_block *b, size_t width,

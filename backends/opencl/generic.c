@@ -205,9 +205,21 @@ struct hop_ocl_launch hop_ocl_generic_slab(const struct hop_ocl_launch *l, int c
 {
   struct hop_ocl_launch s = *l;
   s.n = cols;
+  s.diag = l->diag + col0;
   s.b_off += l->tb ? (cl_ulong)col0 : (cl_ulong)col0 * (cl_ulong)l->ldb;
   s.cin_off += (cl_ulong)col0 * (cl_ulong)l->ldcin;
   s.cout_off += (cl_ulong)col0 * (cl_ulong)l->ldcout;
+  return s;
+}
+
+struct hop_ocl_launch hop_ocl_generic_rows(const struct hop_ocl_launch *l, int row0, int rows)
+{
+  struct hop_ocl_launch s = *l;
+  s.m = rows;
+  s.diag = l->diag - row0;
+  s.a_off += l->ta ? (cl_ulong)row0 * (cl_ulong)l->lda : (cl_ulong)row0;
+  s.cin_off += (cl_ulong)row0;
+  s.cout_off += (cl_ulong)row0;
   return s;
 }
 

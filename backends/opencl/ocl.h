@@ -72,9 +72,15 @@ struct hop_ocl_program {
   struct hop_ocl_params fp64_params; /* what kernel[HOP_OCL_DGEMM] was built with */
 };
 
+/* Which elements of a launch's C are wanted: all, or those of gemmt's
+ * triangle, element (r, c) when r - c <= diag (upper) or >= diag (lower). */
+enum hop_ocl_part { HOP_OCL_ALL, HOP_OCL_UPPER, HOP_OCL_LOWER };
+
 /* One launch of a generic kernel on device buffers (element offsets). */
 struct hop_ocl_launch {
   enum hop_ocl_kernel kernel;
+  enum hop_ocl_part part;
+  int diag; /* the launch's C is the block at (i0, j0) of the call's: j0 - i0 */
   int m, n, k;
   float alpha, beta;
   double alpha_d, beta_d; /* the same, for HOP_OCL_DGEMM */

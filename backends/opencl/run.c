@@ -154,21 +154,59 @@ static cl_int read_back(struct hop_ocl_call *c, struct hop_ocl_c_slot *cs, cl_ev
   return err;
 }
 
+/* Which elements of its tiles a call wants (gemmt: a triangle). */
+static enum hop_ocl_part call_part(const struct hop_call *g)
+{
+  switch (g->op) {
+  case HOP_OP_GEMM: return HOP_OCL_ALL;
+  case HOP_OP_GEMMT: return g->upper ? HOP_OCL_UPPER : HOP_OCL_LOWER;
+  case HOP_OP_COUNT: break;
+  }
+  return HOP_OCL_ALL;
+}
+
+/* Where tile t lies in C. */
+struct box {
+  int64_t i0, j0, rows, cols;
+};
+
+static struct box tile_box(const struct hop_ocl_call *c, size_t t)
+{
+  const struct hop_call *g = c->g;
+  struct box b = {(int64_t)(t / (size_t)c->p.tiles_n) * c->p.tm,
+                  (int64_t)(t % (size_t)c->p.tiles_n) * c->p.tn, 0, 0};
+  b.rows = g->m - b.i0 < c->p.tm ? g->m - b.i0 : c->p.tm;
+  b.cols = g->n - b.j0 < c->p.tn ? g->n - b.j0 : c->p.tn;
+  return b;
+}
+
+/* Does tile t hold an element the call writes?  gemmt's tiles wholly in
+ * the other triangle are never started: final from the outset. */
+static bool tile_wanted(const struct hop_ocl_call *c, size_t t)
+{
+  struct box b = tile_box(c, t);
+  for (int64_t j = b.j0; j < b.j0 + b.cols; j++) {
+    int64_t lo, hi;
+    hop_call_rows(c->g, j, &lo, &hi);
+    if (lo < b.i0 + b.rows && hi > b.i0 && hi > lo)
+      return true;
+  }
+  return false;
+}
+
 /* Queue everything for tile t in slot cs: operands, kernels, read-back. */
 static bool tile_start(struct hop_ocl_call *c, struct hop_ocl_c_slot *cs, size_t t)
 {
   struct hop_ocl_state *st = c->st;
   const struct hop_call *g = c->g;
   const struct hop_ocl_plan *p = &c->p;
-  int ti = (int)(t / (size_t)p->tiles_n), tj = (int)(t % (size_t)p->tiles_n);
   cs->tile = t;
   hop_ocl_ev_put(&cs->ready, NULL);
   for (int i = 0; i < HOP_OCL_PARTS; i++)
     hop_ocl_ev_put(&cs->done[i], NULL);
   cs->parts = 0;
-  cs->i0 = ti * p->tm, cs->j0 = tj * p->tn;
-  cs->rows = g->m - cs->i0 < p->tm ? g->m - cs->i0 : p->tm;
-  cs->cols = g->n - cs->j0 < p->tn ? g->n - cs->j0 : p->tn;
+  struct box b = tile_box(c, t);
+  cs->i0 = (int)b.i0, cs->j0 = (int)b.j0, cs->rows = (int)b.rows, cs->cols = (int)b.cols;
   size_t slot_bytes = (size_t)p->tm * (size_t)p->tn * p->c_esize;
   int si = (int)(cs - c->cs);
   struct hop_ocl_slot *dev = &st->pool.dev[2][si], *stage = &st->pool.stage[2][si];
@@ -179,7 +217,8 @@ static bool tile_start(struct hop_ocl_call *c, struct hop_ocl_c_slot *cs, size_t
   if (err != CL_SUCCESS)
     return hop_ocl_call_fail(c, err, "allocating a C buffer");
   struct hop_ocl_launch l = {
-    .kernel = p->kernel, .m = cs->rows, .n = cs->cols, .alpha = (float)g->alpha.re,
+    .kernel = p->kernel, .part = call_part(g), .diag = cs->j0 - cs->i0, .m = cs->rows,
+    .n = cs->cols, .alpha = (float)g->alpha.re,
     .alpha_d = g->alpha.re, .ta = g->ta,
     .tb = g->tb, .cin = dev->mem, .cout = dev->mem, .ldcin = cs->rows, .ldcout = cs->rows,
   };
@@ -269,28 +308,17 @@ static void call_end(struct hop_ocl_call *c)
 /* The columns the device did not finish, on the CPU (C there is untouched). */
 static void finish_on_cpu(struct hop_ocl_call *c)
 {
-  const struct hop_call *g = c->g;
-  size_t e = hop_dtype_ab_size(g->dtype), ec = hop_dtype_c_size(g->dtype);
   for (size_t t = 0; t < c->ntiles; t++) {
-    int i0 = (int)(t / (size_t)c->p.tiles_n) * c->p.tm;
-    int j0 = (int)(t % (size_t)c->p.tiles_n) * c->p.tn;
-    struct hop_call sub = *g;
-    sub.m = g->m - i0 < c->p.tm ? g->m - i0 : c->p.tm;
-    sub.n = (g->n - j0 < c->p.tn ? g->n - j0 : c->p.tn) - c->done_cols[t];
-    j0 += c->done_cols[t];
-    if (sub.n == 0)
+    struct box b = tile_box(c, t);
+    int64_t done = c->done_cols[t];
+    if (b.cols <= done)
       continue;
-    if (g->planes != NULL) {
-      if (!hop_planes_fallback(g, i0, j0, sub.m, sub.n))
+    if (c->g->planes != NULL) {
+      if (!hop_planes_fallback(c->g, b.i0, b.j0 + done, b.rows, b.cols - done))
         hop_log(1, "opencl: no memory to finish a complex call's tile on the CPU; C is incomplete");
       continue;
     }
-    size_t a_at = g->ta ? hop_at(0, i0, g->lda) : hop_at(i0, 0, g->lda);
-    size_t b_at = g->tb ? hop_at(j0, 0, g->ldb) : hop_at(0, j0, g->ldb);
-    sub.a = (const unsigned char *)g->a + a_at * e;
-    sub.b = (const unsigned char *)g->b + b_at * e;
-    sub.c = (unsigned char *)g->c + hop_at(i0, j0, g->ldc) * ec;
-    hop_fallback_run(&sub);
+    hop_fallback_block(c->g, b.i0, b.rows, b.j0 + done, b.cols - done);
   }
 }
 
@@ -397,25 +425,28 @@ enum hop_status hop_ocl_run(struct hop_ocl_state *st, const struct hop_call *g)
     return HOP_ERR_NOMEM;
   c.sg.chunk = chunk_bytes(st);
   choose_slots(&c);
+  /* Tiles go through the slots in turn: the one started u-th in slot u % nc. */
+  size_t started = 0, nc = (size_t)c.nc;
   for (size_t t = 0; t < c.ntiles; t++) {
-    struct hop_ocl_c_slot *cs = &c.cs[t % (size_t)c.nc];
+    if (!tile_wanted(&c, t)) {
+      c.done_cols[t] = (int)tile_box(&c, t).cols;
+      c.nfinal++;
+      continue;
+    }
+    struct hop_ocl_c_slot *cs = &c.cs[started++ % nc];
     if ((cs->busy && !tile_finish(&c, cs)) || !tile_start(&c, cs, t))
       break;
   }
-  for (size_t t = c.ntiles; t < c.ntiles + (size_t)c.nc && c.err == CL_SUCCESS; t++)
-    if (c.cs[t % (size_t)c.nc].busy)
-      tile_finish(&c, &c.cs[t % (size_t)c.nc]);
+  for (size_t u = started; u < started + nc && c.err == CL_SUCCESS; u++)
+    if (c.cs[u % nc].busy)
+      tile_finish(&c, &c.cs[u % nc]);
   if (c.err != CL_SUCCESS) { /* keep what the device already finished, oldest tile first */
     hop_ocl_call_flush(&c);
     for (int q = 0; q < HOP_OCL_QUEUES; q++)
       clFinish(st->q[q]);
-    size_t oldest = c.ntiles;
-    for (int i = 0; i < c.nc; i++)
-      if (c.cs[i].busy && c.cs[i].tile < oldest)
-        oldest = c.cs[i].tile;
-    for (size_t t = oldest; t < oldest + (size_t)c.nc; t++)
-      if (c.cs[t % (size_t)c.nc].busy)
-        tile_finish(&c, &c.cs[t % (size_t)c.nc]);
+    for (size_t u = started; u < started + nc; u++)
+      if (c.cs[u % nc].busy)
+        tile_finish(&c, &c.cs[u % nc]);
   }
   call_end(&c);
   enum hop_status rc = HOP_OK;

@@ -173,21 +173,41 @@ struct unpack_job {
   int i0, j0, rows;
 };
 
+/* The tile's rows [*r0, *r1) of its column j that the call writes
+ * (hop_call_rows: gemmt's triangle; all of them for GEMM). */
+static void owned_rows(const struct unpack_job *u, int j, int *r0, int *r1)
+{
+  int64_t lo, hi;
+  hop_call_rows(u->g, (int64_t)u->j0 + j, &lo, &hi);
+  lo -= u->i0, hi -= u->i0;
+  *r0 = lo > 0 ? (int)lo : 0;
+  *r1 = hi < u->rows ? (int)hi : u->rows;
+  *r1 = *r1 > *r0 ? *r1 : *r0;
+}
+
 static void unpack_columns(void *arg, int j0, int j1)
 {
   struct unpack_job *u = arg;
   const struct hop_call *g = u->g;
-  int rows = u->rows;
+  int rows = u->rows, r0, r1;
   if (!u->accumulated && u->limit == 0.0f) {
     size_t e = hop_dtype_c_size(g->dtype), run = (size_t)rows * e;
-    if (rows == g->ldc) { /* whole columns of C: one run */
+    bool whole = rows == g->ldc;
+    for (int j = j0; j < j1 && whole; j++) {
+      owned_rows(u, j, &r0, &r1);
+      whole = r0 == 0 && r1 == rows;
+    }
+    if (whole) { /* whole columns of C: one run */
       memcpy((unsigned char *)g->c + hop_at(u->i0, u->j0 + j0, g->ldc) * e,
              (const unsigned char *)u->src + (size_t)j0 * run, (size_t)(j1 - j0) * run);
       return;
     }
-    for (int j = j0; j < j1; j++)
-      memcpy((unsigned char *)g->c + hop_at(u->i0, u->j0 + j, g->ldc) * e,
-             (const unsigned char *)u->src + (size_t)j * run, run);
+    for (int j = j0; j < j1; j++) {
+      owned_rows(u, j, &r0, &r1);
+      memcpy((unsigned char *)g->c + hop_at(u->i0 + r0, u->j0 + j, g->ldc) * e,
+             (const unsigned char *)u->src + (size_t)j * run + (size_t)r0 * e,
+             (size_t)(r1 - r0) * e);
+    }
     return;
   }
   if (g->dtype == HOP_DTYPE_D) { /* partial sums in double; doubles are never flushed */
@@ -195,7 +215,8 @@ static void unpack_columns(void *arg, int j0, int j1)
     for (int j = j0; j < j1; j++) {
       const double *a = (const double *)u->src + (size_t)j * rows;
       double *c = (double *)g->c + hop_at(u->i0, u->j0 + j, g->ldc);
-      for (int i = 0; i < rows; i++)
+      owned_rows(u, j, &r0, &r1);
+      for (int i = r0; i < r1; i++)
         c[i] = beta == 0.0 ? a[i] : a[i] + beta * c[i];
     }
     return;
@@ -206,19 +227,20 @@ static void unpack_columns(void *arg, int j0, int j1)
   for (int j = j0; j < j1; j++) {
     const float *a = acc + (size_t)j * rows;
     size_t at = hop_at(u->i0, u->j0 + j, g->ldc);
+    owned_rows(u, j, &r0, &r1);
     if (g->dtype == HOP_DTYPE_H) { /* never flushed (core/subnormal.c): accumulated only */
       uint16_t *c = (uint16_t *)g->c + at;
-      for (int i = 0; i < rows; i++)
+      for (int i = r0; i < r1; i++)
         c[i] = hop_float_to_half(beta == 0.0f ? a[i] : a[i] + beta * hop_half_to_float(c[i]));
       continue;
     }
     float *c = (float *)g->c + at;
     if (u->limit == 0.0f) { /* accumulated: the tight loop of every large staged call */
-      for (int i = 0; i < rows; i++)
+      for (int i = r0; i < r1; i++)
         c[i] = beta == 0.0f ? a[i] : a[i] + beta * c[i];
       continue;
     }
-    for (int i = 0; i < rows; i++) {
+    for (int i = r0; i < r1; i++) {
       float v = u->accumulated && beta != 0.0f ? a[i] + beta * c[i] : a[i];
       if (fabsf(v) < u->limit) { /* c[i] still holds C's old value */
         v = hop_subnormal_redo(g, u->i0 + i, u->j0 + j);
@@ -231,7 +253,8 @@ static void unpack_columns(void *arg, int j0, int j1)
     __atomic_fetch_add(&u->redone, redone, __ATOMIC_RELAXED);
 }
 
-/* Write a finished rows x cols tile (dense, ld = rows) into C at (i0, j0).
+/* Write a finished rows x cols tile (dense, ld = rows) into C at (i0, j0),
+ * the elements the call writes only (gemmt: its triangle).
  * `accumulated`: the tile holds alpha op(A) op(B) in float (k was cut) and
  * beta * C is added here; else it holds the final values in C's type.
  * Every column is written when this returns (nothing here can fail).  On a

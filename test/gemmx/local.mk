@@ -8,5 +8,9 @@ test_gemmx_gemmx_LDFLAGS = $(HOPTEST_LINK_FLAGS) -export-dynamic
 test_gemmx_gemmx_LDADD = $(HOPTEST_LIBS)
 
 HOP_GEMMX_TESTS = test/gemmx/gemmt.test
+HOP_GEMMX_OPENCL_TESTS = test/gemmx/gemmt-opencl.test
 TESTS += $(HOP_GEMMX_TESTS)
-dist_check_SCRIPTS += $(HOP_GEMMX_TESTS)
+if HOP_OPENCL
+TESTS += $(HOP_GEMMX_OPENCL_TESTS)
+endif
+dist_check_SCRIPTS += $(HOP_GEMMX_TESTS) $(HOP_GEMMX_OPENCL_TESTS)
