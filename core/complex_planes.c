@@ -10,15 +10,23 @@
  * straight into C's parts: the planes then never exist.
  *
  * A view is a plane matrix as it is stored for the real call (transposed
- * when op(X) is): a grid of at most 2 x 2 quadrants, each the size of the
- * caller's stored complex matrix, each a signed part (re or im) of s x or
- * s conj(x), with s a complex scale (alpha folded into A; 1 elsewhere).
+ * when op(X) is): at most 2 x 2 quadrants, each the caller's stored complex
+ * matrix as a signed part (re or im) of s x or s conj(x), with s a complex
+ * scale (alpha folded into A; 1 elsewhere).  Unlike complex_real.c's
+ * planes, whose quadrants are blocks, a view's doubled axes interleave
+ * them: row (column) 2i + q of the plane is row (column) i of quadrant q.
+ * The real GEMM does not mind the order of its k, rows or columns, and
+ * interleaved, a column of B' (or of [Ar -Ai; Ai Ar]) reads one column of
+ * the caller's matrix in order, and a column of C' pairs with its
+ * neighbour (or is itself) a column of C: each cache line of C is written
+ * once, whole.
  * C' input is the plain parts of C and the real call's beta is the complex
  * beta's real part: each part of C then depends on the same part only, so
  * a tile of C' written into C never changes what another tile reads.  A
  * beta with an imaginary part has no such views (complex_real.c then
  * writes the planes). */
 #include <stdlib.h>
+#include <string.h>
 
 #include "hop.h"
 
@@ -89,60 +97,78 @@ static inline void store(bool dbl, void *out, size_t at, double val)
     ((float *)out)[at] = (float)val;
 }
 
-/* A signed part of n consecutive elements, copied: the common case, kept
- * to a plain strided loop in each type so that it streams. */
-static inline __attribute__((always_inline)) void copy_part(bool dbl, const void *src, size_t at,
-                                                            int part, double s, void *out,
-                                                            int64_t n)
+/* Plane element (r, c): its quadrant and the caller's element it reads. */
+static inline int quad(int grid, int64_t x, int64_t *inner)
 {
-  if (dbl) {
-    const double *x = (const double *)src + 2 * at + part;
-    double *o = out;
-    for (int64_t i = 0; i < n; i++)
-      o[i] = s * x[2 * i];
-  } else {
-    const float *x = (const float *)src + 2 * at + part;
-    float *o = out, sf = (float)s;
-    for (int64_t i = 0; i < n; i++)
-      o[i] = sf * x[2 * i];
-  }
+  *inner = grid == 2 ? x >> 1 : x;
+  return grid == 2 ? (int)(x & 1) : 0;
 }
 
-/* Rows [r0, r0 + n) of stored column j, all in quadrant row qi, into out. */
-static void read_run(const struct hop_plane_view *v, int qi, int64_t r0, int64_t j, int64_t n,
-                     void *out)
+/* One element of the plane, the general way (scale, conjugation, any quadrant). */
+static double element(const struct hop_plane_view *v, int64_t r, int64_t c)
 {
-  int qj = (int)(j / v->qcols);
-  int part = v->part[qi][qj];
-  double sign = v->sign[qi][qj];
-  size_t at = hop_at(r0 - qi * v->qrows, j - qj * v->qcols, v->ld);
-  double sr = v->scale.re, si = v->scale.im, cj = v->conj ? -1.0 : 1.0;
-  if (si == 0.0 && sr == 1.0) {
-    double s = part == 1 ? sign * cj : sign;
-    if (v->dbl)
-      copy_part(true, v->src, at, part, s, out, n);
-    else
-      copy_part(false, v->src, at, part, s, out, n);
-    return;
-  }
-  for (int64_t i = 0; i < n; i++) {
-    double xr = load(v, at + (size_t)i, 0), xi = cj * load(v, at + (size_t)i, 1);
-    store(v->dbl, out, (size_t)i, sign * (part == 0 ? sr * xr - si * xi : sr * xi + si * xr));
-  }
+  int64_t ii, jj;
+  int qi = quad(v->grid_r, r, &ii), qj = quad(v->grid_c, c, &jj);
+  size_t at = hop_at(ii, jj, v->ld);
+  double xr = load(v, at, 0), xi = (v->conj ? -1.0 : 1.0) * load(v, at, 1);
+  double sr = v->scale.re, si = v->scale.im;
+  return v->sign[qi][qj] * (v->part[qi][qj] == 0 ? sr * xr - si * xi : sr * xi + si * xr);
 }
+
+/* The signed part that quadrant (qi, qj) copies when the scale is 1: its
+ * sign with the conjugation folded in. */
+static inline double plain_sign(const struct hop_plane_view *v, int qi, int qj)
+{
+  return v->part[qi][qj] == 1 && v->conj ? -v->sign[qi][qj] : v->sign[qi][qj];
+}
+
+/* Elements [i0, i1) of the caller's column jj, quadrant column qj, into a
+ * plane column of doubled rows (both quadrant rows, each element two
+ * consecutive outputs) or of single rows (quadrant row 0). */
+#define COPY_COLUMN(T)                                                                             \
+  static void copy_column_##T(const struct hop_plane_view *v, int64_t i0, int64_t i1, int64_t jj,  \
+                              int qj, T *out)                                                      \
+  {                                                                                                \
+    const T *x = (const T *)v->src + 2 * hop_at(i0, jj, v->ld);                                    \
+    int p0 = v->part[0][qj], p1 = v->part[1][qj];                                                  \
+    T s0 = (T)plain_sign(v, 0, qj), s1 = (T)plain_sign(v, 1, qj);                                  \
+    if (v->grid_r == 2)                                                                            \
+      for (int64_t i = 0; i < i1 - i0; i++) {                                                      \
+        out[2 * i] = s0 * x[2 * i + p0];                                                           \
+        out[2 * i + 1] = s1 * x[2 * i + p1];                                                       \
+      }                                                                                            \
+    else                                                                                           \
+      for (int64_t i = 0; i < i1 - i0; i++)                                                        \
+        out[i] = s0 * x[2 * i + p0];                                                               \
+  }
+COPY_COLUMN(float)
+COPY_COLUMN(double)
 
 void hop_plane_view_read(const struct hop_plane_view *v, int64_t row0, int64_t col0, int64_t rows,
                          int64_t cols, void *dst)
 {
   size_t e = v->dbl ? 8 : 4;
+  bool plain = v->scale.re == 1.0 && v->scale.im == 0.0;
   for (int64_t j = 0; j < cols; j++) {
     unsigned char *out = (unsigned char *)dst + (size_t)j * (size_t)rows * e;
-    for (int64_t i = 0; i < rows;) {
-      int qi = (int)((row0 + i) / v->qrows);
-      int64_t end = (qi + 1) * v->qrows - row0, n = (end < rows ? end : rows) - i;
-      read_run(v, qi, row0 + i, col0 + j, n, out + (size_t)i * e);
-      i += n;
+    int64_t r = row0, end = row0 + rows;
+    if (plain && v->grid_r == 2 && (r & 1)) { /* a leading odd row: alone */
+      store(v->dbl, out, 0, element(v, r, col0 + j));
+      r++;
     }
+    int64_t whole = plain ? (v->grid_r == 2 ? (end - r) & ~(int64_t)1 : end - r) : 0;
+    if (whole > 0) {
+      int64_t jj, i0 = v->grid_r == 2 ? r >> 1 : r, n = v->grid_r == 2 ? whole / 2 : whole;
+      int qj = quad(v->grid_c, col0 + j, &jj);
+      void *o = out + (size_t)(r - row0) * e;
+      if (v->dbl)
+        copy_column_double(v, i0, i0 + n, jj, qj, o);
+      else
+        copy_column_float(v, i0, i0 + n, jj, qj, o);
+      r += whole;
+    }
+    for (; r < end; r++)
+      store(v->dbl, out, (size_t)(r - row0), element(v, r, col0 + j));
   }
 }
 
@@ -151,27 +177,34 @@ void hop_plane_view_write(const struct hop_plane_view *v, const void *src, int64
 {
   size_t e = v->dbl ? 8 : 4;
   for (int64_t j = 0; j < cols; j++) {
-    int64_t c = col0 + j;
-    int qj = (int)(c / v->qcols);
+    int64_t jj;
+    int qj = quad(v->grid_c, col0 + j, &jj);
     const unsigned char *in = (const unsigned char *)src + (size_t)j * (size_t)rows * e;
-    for (int64_t i = 0; i < rows;) {
-      int qi = (int)((row0 + i) / v->qrows);
-      int64_t end = (qi + 1) * v->qrows - row0, n = (end < rows ? end : rows) - i;
-      size_t at = 2 * hop_at(row0 + i - qi * v->qrows, c - qj * v->qcols, v->ld) +
-                  (size_t)v->part[qi][qj];
-      if (v->dbl) {
-        const double *x = (const double *)in + i;
-        double *o = (double *)v->src + at;
-        for (int64_t l = 0; l < n; l++)
-          o[2 * l] = x[l];
-      } else {
-        const float *x = (const float *)in + i;
-        float *o = (float *)v->src + at;
-        for (int64_t l = 0; l < n; l++)
-          o[2 * l] = x[l];
-      }
-      i += n;
+    if (v->grid_r == 2) { /* rows interleaved: C' column is C's column, parts in place */
+      unsigned char *o = (unsigned char *)v->src + (2 * hop_at(0, jj, v->ld) + (size_t)row0) * e;
+      memcpy(o, in, (size_t)rows * e);
+      continue;
     }
+    bool pair = v->grid_c == 2 && qj == 0 && j + 1 < cols; /* both parts of C's column jj */
+    unsigned char *o = (unsigned char *)v->src + 2 * hop_at(row0, jj, v->ld) * e;
+    if (v->dbl) {
+      const double *re = (const double *)in, *im = re + rows;
+      double *c = (double *)o + qj;
+      for (int64_t i = 0; i < rows; i++)
+        if (pair)
+          c[2 * i] = re[i], c[2 * i + 1] = im[i];
+        else
+          c[2 * i] = re[i];
+    } else {
+      const float *re = (const float *)in, *im = re + rows;
+      float *c = (float *)o + qj;
+      for (int64_t i = 0; i < rows; i++)
+        if (pair)
+          c[2 * i] = re[i], c[2 * i + 1] = im[i];
+        else
+          c[2 * i] = re[i];
+    }
+    j += pair;
   }
 }
 

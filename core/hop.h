@@ -467,9 +467,10 @@ enum hop_status hop_complex_by_real(const struct hop_call *g,
                                     void *ctx, bool views);
 
 /* A plane of the real embedding as the real call stores it, read from the
- * caller's complex matrix (core/complex_planes.c): a grid of grid_r x
- * grid_c quadrants of qrows x qcols, quadrant (i, j) being
- * sign[i][j] * part[i][j] (0 re, 1 im) of scale * x (conj: of scale * conj(x)). */
+ * caller's complex matrix (core/complex_planes.c): grid_r x grid_c
+ * quadrants, quadrant (i, j) being sign[i][j] * part[i][j] (0 re, 1 im) of
+ * scale * x (conj: of scale * conj(x)), x the caller's qrows x qcols matrix;
+ * a doubled axis interleaves its quadrants (row 2i + q: row i of quadrant q). */
 struct hop_plane_view {
   const void *src; /* complex float or double, column-major */
   int64_t ld;
