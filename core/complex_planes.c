@@ -172,6 +172,21 @@ void hop_plane_view_read(const struct hop_plane_view *v, int64_t row0, int64_t c
   }
 }
 
+/* A column of C' (and with `pair` the next one, C's other part) into a
+ * column of C's parts, c pointing at the part the first one holds. */
+#define WRITE_PARTS(T)                                                                             \
+  static void write_parts_##T(T *c, const T *re, int64_t rows, bool pair)                         \
+  {                                                                                                \
+    const T *im = re + rows;                                                                       \
+    for (int64_t i = 0; i < rows; i++)                                                             \
+      if (pair)                                                                                    \
+        c[2 * i] = re[i], c[2 * i + 1] = im[i];                                                    \
+      else                                                                                         \
+        c[2 * i] = re[i];                                                                          \
+  }
+WRITE_PARTS(float)
+WRITE_PARTS(double)
+
 void hop_plane_view_write(const struct hop_plane_view *v, const void *src, int64_t row0,
                           int64_t col0, int64_t rows, int64_t cols)
 {
@@ -187,23 +202,10 @@ void hop_plane_view_write(const struct hop_plane_view *v, const void *src, int64
     }
     bool pair = v->grid_c == 2 && qj == 0 && j + 1 < cols; /* both parts of C's column jj */
     unsigned char *o = (unsigned char *)v->src + 2 * hop_at(row0, jj, v->ld) * e;
-    if (v->dbl) {
-      const double *re = (const double *)in, *im = re + rows;
-      double *c = (double *)o + qj;
-      for (int64_t i = 0; i < rows; i++)
-        if (pair)
-          c[2 * i] = re[i], c[2 * i + 1] = im[i];
-        else
-          c[2 * i] = re[i];
-    } else {
-      const float *re = (const float *)in, *im = re + rows;
-      float *c = (float *)o + qj;
-      for (int64_t i = 0; i < rows; i++)
-        if (pair)
-          c[2 * i] = re[i], c[2 * i + 1] = im[i];
-        else
-          c[2 * i] = re[i];
-    }
+    if (v->dbl)
+      write_parts_double((double *)o + qj, (const double *)in, rows, pair);
+    else
+      write_parts_float((float *)o + qj, (const float *)in, rows, pair);
     j += pair;
   }
 }
