@@ -6,4 +6,6 @@ benchmark_tune_sweep_LDFLAGS = -no-install
 benchmark_tune_sweep_LDADD = libhopblas.la
 EXTRA_DIST += benchmark/tune-crossover.sh benchmark/tune-gain.sh benchmark/tune-device.sh benchmark/call-cost.sh
 EXTRA_DIST += benchmark/nvidia/h200.sh benchmark/nvidia/h200-report.py benchmark/nvidia/precisions.sh \
+	benchmark/nvidia/bound.sh benchmark/nvidia/level3.sh benchmark/nvidia/device-env.sh \
+	benchmark/nvidia/linkrate.c benchmark/lapack_bench.c \
 	benchmark/nvidia/f64probe.c benchmark/nvidia/torch_anchor.py

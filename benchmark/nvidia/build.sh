@@ -1,6 +1,6 @@
 #!/bin/sh
 # Build what benchmark/nvidia/device-run.sh carries to the GPU machine,
-# which has no compiler: clprobe, linkrate and clblast_anchor into .device/bin, and
+# which has no compiler: clprobe, linkrate, clblast_anchor and lapack-bench into .device/bin, and
 # the Debian packages they load there into .device/debs (.device/ is
 # ignored by git; name both folders in the `carry` of the device call).
 #   sh benchmark/nvidia/build.sh          (from the repository root)
@@ -10,6 +10,10 @@ gcc -std=c11 -O2 -Wall -Wextra -o .device/bin/clprobe benchmark/nvidia/clprobe.c
 gcc -std=c11 -O2 -Wall -Wextra -o .device/bin/linkrate benchmark/nvidia/linkrate.c -lOpenCL
 gcc -std=c11 -O2 -Wall -Wextra -o .device/bin/clblast_anchor benchmark/nvidia/clblast_anchor.c \
   -lclblast -lOpenCL
+gcc -std=gnu11 -O2 -Wall -Wextra -o .device/bin/lapack-bench benchmark/lapack_bench.c -llapack \
+  -lblas -lm
 cd .device/debs
-[ -n "$(ls ./*.deb 2>/dev/null)" ] || apt-get download ocl-icd-libopencl1 libclblast1
+[ -n "$(ls ./ocl-icd-libopencl1_*.deb 2>/dev/null)" ] || apt-get download ocl-icd-libopencl1 libclblast1
+# Debian's reference LAPACK, whose routines call the BLAS through the PLT (lapack-bench)
+[ -n "$(ls ./liblapack3_*.deb 2>/dev/null)" ] || apt-get download liblapack3
 ls -l
