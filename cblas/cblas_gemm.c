@@ -19,8 +19,9 @@ static void gemm_through_core(enum hop_dtype dt, const char *symbol, const char 
 {
   struct hop_call g;
   int info = hop_cblas_gemm_args(dt, order, transa, transb, m, n, k, a, lda, b, ldb, c, ldc, &g);
-  struct hop_trace_call call = {symbol, dt, m, n, k, hop_trace_cblas_trans(transa),
-                                hop_trace_cblas_trans(transb)};
+  struct hop_trace_call call = {.symbol = symbol, .dtype = dt, .m = m, .n = n, .k = k,
+                                .transa = hop_trace_cblas_trans(transa),
+                                .transb = hop_trace_cblas_trans(transb)};
   if (info >= 0) {
     hop_xerbla(xname, info);
     hop_trace_rejected(&call, info);

@@ -18,8 +18,10 @@ static void gemmt_through_core(enum hop_dtype dt, const char *symbol, const char
   struct hop_call g = {0};
   int info = hop_cblas_gemmt_args(dt, order, uplo, transa, transb, n, k, a, lda, b, ldb, c, ldc,
                                   &g);
-  struct hop_trace_call call = {symbol, dt, n, n, k, hop_trace_cblas_trans(transa),
-                                hop_trace_cblas_trans(transb)};
+  struct hop_trace_call call = {.symbol = symbol, .dtype = dt, .m = n, .n = n, .k = k,
+                                .transa = hop_trace_cblas_trans(transa),
+                                .transb = hop_trace_cblas_trans(transb),
+                                .uplo = hop_trace_cblas_uplo(uplo)};
   g.symbol = symbol;
   g.alpha = alpha;
   g.beta = beta;

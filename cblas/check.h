@@ -63,6 +63,11 @@ void hop_entry_finish(bool bad, int info, const char *xname, const struct hop_tr
 void hop_trace_rejected(const struct hop_trace_call *c, int info);
 void hop_trace_quick(const struct hop_trace_call *c);
 
+/* Trace letters of CBLAS enumerators ('?' when invalid; check_l3.c). */
+char hop_trace_cblas_side(int side);
+char hop_trace_cblas_uplo(int uplo);
+char hop_trace_cblas_diag(int diag);
+
 /* Report through the (interposable) xerbla_. */
 void hop_xerbla(const char *name, int info);
 

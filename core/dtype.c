@@ -37,6 +37,14 @@ const char *hop_op_name(enum hop_op op)
 {
   switch (op) {
   case HOP_OP_GEMM: return "gemm";
+  case HOP_OP_SYMM: return "symm";
+  case HOP_OP_HEMM: return "hemm";
+  case HOP_OP_SYRK: return "syrk";
+  case HOP_OP_HERK: return "herk";
+  case HOP_OP_SYR2K: return "syr2k";
+  case HOP_OP_HER2K: return "her2k";
+  case HOP_OP_TRMM: return "trmm";
+  case HOP_OP_TRSM: return "trsm";
   case HOP_OP_GEMMT: return "gemmt";
   case HOP_OP_COUNT: break;
   }

@@ -1,6 +1,5 @@
 /* The one entry of core/: trivial cases, re-entry, routing, the trace. */
 #include <inttypes.h>
-#include <math.h>
 #include <time.h>
 
 #include "hop.h"
@@ -11,47 +10,6 @@ int64_t hop_call_max_dim(const struct hop_call *g)
   for (size_t i = 0; i < sizeof d / sizeof d[0]; i++)
     most = d[i] > most ? d[i] : most;
   return most;
-}
-
-double hop_call_flops(const struct hop_call *g)
-{
-  double fma = hop_dtype_info(g->dtype)->flops_per_fma;
-  switch (g->op) {
-  case HOP_OP_GEMM: return fma * (double)g->m * (double)g->n * (double)g->k;
-  case HOP_OP_GEMMT: return fma * (double)g->m * ((double)g->n + 1.0) / 2.0 * (double)g->k;
-  case HOP_OP_COUNT: break;
-  }
-  return 0.0;
-}
-
-void hop_call_rows(const struct hop_call *g, int64_t j, int64_t *lo, int64_t *hi)
-{
-  *lo = 0, *hi = g->m;
-  switch (g->op) {
-  case HOP_OP_GEMM: return;
-  case HOP_OP_GEMMT:
-    if (g->upper)
-      *hi = j + 1 < g->m ? j + 1 : g->m;
-    else
-      *lo = j < g->m ? j : g->m;
-    return;
-  case HOP_OP_COUNT: return;
-  }
-}
-
-struct hop_call hop_call_block(const struct hop_call *g, int64_t i0, int64_t rows, int64_t j0,
-                               int64_t cols)
-{
-  size_t ea = hop_dtype_ab_size(g->dtype), ec = hop_dtype_c_size(g->dtype);
-  struct hop_call s = *g;
-  s.op = HOP_OP_GEMM;
-  s.m = rows, s.n = cols;
-  s.a = (const char *)g->a +
-        ea * (hop_transposed(g->ta) ? hop_at(0, i0, g->lda) : hop_at(i0, 0, g->lda));
-  s.b = (const char *)g->b +
-        ea * (hop_transposed(g->tb) ? hop_at(j0, 0, g->ldb) : hop_at(0, j0, g->ldb));
-  s.c = (char *)g->c + ec * hop_at(i0, j0, g->ldc);
-  return s;
 }
 
 /* Runs of columns that own the same rows of the block go as one GEMM: the
@@ -79,27 +37,6 @@ void hop_fallback_block(const struct hop_call *g, int64_t i0, int64_t rows, int6
   }
 }
 
-/* C = beta * C (the rows the call owns) without reading A or B; beta == 0
- * writes zeros without reading C. */
-static void scale_c(const struct hop_call *g)
-{
-  bool zero = hop_scalar_is_zero(g->beta);
-  for (int64_t j = 0; j < g->n; j++) {
-    int64_t lo, hi;
-    hop_call_rows(g, j, &lo, &hi);
-    for (int64_t i = lo; i < hi; i++) {
-      size_t at = hop_at(i, j, g->ldc);
-      struct hop_scalar c = {0.0, 0.0};
-      if (!zero) {
-        struct hop_scalar old = hop_dtype_load(g->dtype, true, g->c, at);
-        c.re = g->beta.re * old.re - g->beta.im * old.im;
-        c.im = g->beta.re * old.im + g->beta.im * old.re;
-      }
-      hop_dtype_store(g->dtype, g->c, at, c);
-    }
-  }
-}
-
 static double now_seconds(void)
 {
   struct timespec ts;
@@ -109,7 +46,7 @@ static double now_seconds(void)
 
 void hop_call_run(const struct hop_call *g)
 {
-  bool trivial = hop_scalar_is_zero(g->alpha) || g->k == 0;
+  bool trivial = hop_call_trivial(g);
   /* A real BLAS calling back into our exported names: straight to the CPU. */
   if (hop_reentry_depth() > 0 && !trivial) {
     hop_fallback_run(g);
@@ -126,9 +63,11 @@ void hop_call_run(const struct hop_call *g)
   res.verify = NULL;
   if (trivial) {
     /* Handled once, here: A and B are not read, nor C when beta == 0. */
-    scale_c(g);
+    hop_call_scale_c(g);
     if (res.explain)
-      snprintf(res.why, sizeof res.why, "alpha == 0 or k == 0: C = beta*C");
+      snprintf(res.why, sizeof res.why, "%s",
+               g->op == HOP_OP_TRMM || g->op == HOP_OP_TRSM ? "alpha == 0: B = 0"
+                                                            : "alpha == 0 or k == 0: C = beta*C");
   } else {
     hop_route_run(g, &res);
   }

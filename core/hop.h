@@ -54,14 +54,21 @@ void hop_dtype_store(enum hop_dtype dt, void *c, size_t at, struct hop_scalar v)
 static inline bool hop_scalar_is_zero(struct hop_scalar s) { return s.re == 0.0 && s.im == 0.0; }
 
 /* The operations; each engine declares which it takes in which dtypes.
- * GEMMT is GEMM on the triangle of a square C (m == n) that `upper` names:
- * the other triangle is never written. */
+ * HEMM, HERK and HER2K are complex only (the entry points make no others). */
 enum hop_op {
   HOP_OP_GEMM,
+  HOP_OP_SYMM,
+  HOP_OP_HEMM,
+  HOP_OP_SYRK,
+  HOP_OP_HERK,
+  HOP_OP_SYR2K,
+  HOP_OP_HER2K,
+  HOP_OP_TRMM,
+  HOP_OP_TRSM,
   HOP_OP_GEMMT,
   HOP_OP_COUNT
 };
-const char *hop_op_name(enum hop_op op); /* "gemm", "gemmt" */
+const char *hop_op_name(enum hop_op op); /* "gemm", "symm", ... */
 
 /* op(X), as bits: transposed, conjugated.  C is the conjugate transpose;
  * R conjugates without transposing (OpenBLAS's extension, 'R' and
@@ -75,23 +82,39 @@ static inline bool hop_conjugated(enum hop_trans t) { return (t & HOP_TRANS_R) !
 /* 'N', 'T', 'R', 'C': the BLAS argument and the trace's column. */
 char hop_trans_letter(enum hop_trans t);
 
-/* One column-major call of a Level-3 operation.  For GEMM:
- * C = alpha * op(A) * op(B) + beta * C, op(A) m x k, op(B) k x n.
- * Dimensions are 64-bit, as the ILP64 entry points pass them (the LP64
- * ones widen theirs); an engine gets only calls whose dimensions it holds
- * (struct hop_backend's max_dim).  Indexing must use size_t: lda * k may
- * exceed INT_MAX even when every argument fits in an int. */
 struct hop_planes;
+/* One column-major call of a Level-3 operation (row-major calls were
+ * swapped by the shims).  Dimensions are 64-bit, as the ILP64 entry points
+ * pass them (the LP64 ones widen theirs); an engine gets only calls whose
+ * dimensions it holds (struct hop_backend's max_dim).  Indexing must use
+ * size_t: lda * k may exceed INT_MAX even when every argument fits in an
+ * int.  What the fields mean:
+ *   GEMM    C = alpha op(A) op(B) + beta C; op(A) m x k, op(B) k x n.
+ *   SYMM    C = alpha A B + beta C (left) or alpha B A + beta C (right_side),
+ *   HEMM    A k x k symmetric (Hermitian: its diagonal's imaginary parts are
+ *           not read) with only its upper (or lower) triangle read; B, C
+ *           m x n; k = m (left) or n (right); ta = tb = N.
+ *   SYRK    C = alpha op(A) op(B) + beta C with B = A: ta = N, tb = T (C for
+ *   HERK    HERK) is A A^T (A A^H), A n x k; ta = T (C), tb = N is A^T A;
+ *           m = n; only the upper (or lower) triangle of C is read or written.
+ *           HERK: alpha and beta real, the diagonal's imaginary parts are not
+ *           read and come out 0.
+ *   SYR2K   C = alpha op(A) op(B) + alpha op(B) op(A) + beta C, transposes as
+ *   HER2K   for SYRK (op(B) op(A) = (op(A) op(B))^T); HER2K's second term is
+ *           conj(alpha) op(B) op(A) = (alpha op(A) op(B))^H and beta is real.
+ *   TRMM    B = alpha op(A) B (left) or alpha B op(A) (right_side), A k x k
+ *   TRSM    triangular (upper or lower stored; unit_diag: ones, never read),
+ *           B m x n given as c/ldc (read and written; b is NULL), k = m or n,
+ *           beta unused; TRSM solves op(A) X = alpha B (X op(A) = alpha B).
+ *   GEMMT   GEMM on the upper (or lower) triangle of a square C (m == n):
+ *           the other triangle is never written. */
 struct hop_call {
   enum hop_op op;
   enum hop_dtype dtype;
   const char *symbol; /* entry point, for the trace: "cblas_sgemm", "sgemm_", ... */
   bool row_major;     /* the caller's layout (already swapped away), for the trace */
   enum hop_trans ta, tb;
-  /* The operand shapes of the operations to come (false for GEMM):
-   * A on the right (symm, trmm, trsm), the upper triangle stored (gemmt:
-   * the upper triangle of C computed), a unit diagonal never read (trmm, trsm). */
-  bool right_side, upper, unit_diag;
+  bool right_side, upper, unit_diag; /* side, uplo, diag of the operations above */
   bool three_m; /* a ?gemm3m entry point: the 3M method's error bound is allowed */
   int64_t m, n, k;
   struct hop_scalar alpha, beta;
@@ -111,16 +134,29 @@ struct hop_call {
 /* The largest of m, n, k, lda, ldb and ldc: what an engine must hold. */
 int64_t hop_call_max_dim(const struct hop_call *g);
 
-double hop_call_flops(const struct hop_call *g);
+/* core/call.c: what an operation does, for every layer that must know. */
+double hop_call_flops(const struct hop_call *g); /* real operations */
 /* The rows [*lo, *hi) of column j of C that the call writes: all m for
- * GEMM, the owned triangle's part for GEMMT.  Every loop over C that
- * writes it (core's beta*C, verify's replacement, an engine's write-back)
- * goes through this, so that the other triangle is never touched. */
+ * GEMM, the owned triangle's part for GEMMT and SYRK..HER2K.  Every loop
+ * over C that writes it (core's beta*C, verify's replacement, an engine's
+ * write-back) goes through this, so that the other triangle is never
+ * touched. */
 void hop_call_rows(const struct hop_call *g, int64_t j, int64_t *lo, int64_t *hi);
 /* The GEMM of rows [i0, i0 + rows) and columns [j0, j0 + cols) of g's C:
  * g's scalars and transposes on views of A, B and C. */
 struct hop_call hop_call_block(const struct hop_call *g, int64_t i0, int64_t rows, int64_t j0,
                                int64_t cols);
+/* Is C's diagonal Hermitian (imaginary parts not read, written as 0)? */
+bool hop_call_real_diagonal(const struct hop_call *g);
+/* Is C read?  beta != 0, or always for TRMM and TRSM (C is their B). */
+bool hop_call_reads_c(const struct hop_call *g);
+/* Nothing to multiply (alpha == 0, or k == 0): core/ finishes the call
+ * without reading A or B: C = beta C on what the call owns (TRMM, TRSM:
+ * B = 0), and C not read when beta == 0. */
+bool hop_call_trivial(const struct hop_call *g);
+void hop_call_scale_c(const struct hop_call *g);
+/* 'L'/'R', 'U'/'L', 'U'/'N' of the call, '-' where the operation has none. */
+void hop_call_letters(const struct hop_call *g, char *side, char *uplo, char *diag);
 
 /* Internal status codes; every one has a message in core/status.c. */
 enum hop_status {
@@ -349,6 +385,7 @@ struct hop_trace_call {
   enum hop_dtype dtype;
   int64_t m, n, k;
   char transa, transb;
+  char side, uplo, diag; /* '\0' (shown as '-') where the operation has none */
 };
 void hop_trace_unrouted(const struct hop_trace_call *c, const char *engine, const char *why);
 char hop_trace_cblas_trans(int t);

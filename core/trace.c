@@ -175,7 +175,8 @@ static void open_locked(void)
   }
   if (!S_ISREG(sb.st_mode) || sb.st_size == 0) {
     static const char header[] =
-      "time,symbol,dtype,m,n,k,transa,transb,engine,why,seconds,gflops,verify,pid,tid\n";
+      "time,symbol,dtype,m,n,k,transa,transb,engine,why,seconds,gflops,verify,side,uplo,diag,pid,"
+      "tid\n";
     memcpy(tr.buf + tr.len, header, sizeof header - 1);
     tr.len += sizeof header - 1;
   }
@@ -364,6 +365,12 @@ static void emit(const struct hop_trace_call *c, const char *engine, const char 
   put_char(&r, ',');
   put_str(&r, verify ? verify : "");
   put_char(&r, ',');
+  put_char(&r, c->side ? c->side : '-');
+  put_char(&r, ',');
+  put_char(&r, c->uplo ? c->uplo : '-');
+  put_char(&r, ',');
+  put_char(&r, c->diag ? c->diag : '-');
+  put_char(&r, ',');
   put_int(&r, trace_pid());
   put_char(&r, ',');
   put_int(&r, trace_tid());
@@ -371,15 +378,56 @@ static void emit(const struct hop_trace_call *c, const char *engine, const char 
   append(r.s, r.n, t);
 }
 
+/* The call as the caller made it: core/ holds the column-major form, and a
+ * row-major call had its dimensions, sides, triangles and transposes swapped. */
+static struct hop_trace_call caller_view(const struct hop_call *g)
+{
+  struct hop_trace_call c = {.symbol = g->symbol, .dtype = g->dtype, .m = g->m, .n = g->n,
+                             .k = g->k, .transa = hop_trans_letter(g->ta), .transb = '-'};
+  hop_call_letters(g, &c.side, &c.uplo, &c.diag);
+  bool swap = g->row_major;
+  switch (g->op) {
+  case HOP_OP_GEMM:
+    c.transb = hop_trans_letter(g->tb);
+    if (swap)
+      c.transa = hop_trans_letter(g->tb), c.transb = hop_trans_letter(g->ta);
+    break;
+  case HOP_OP_SYMM:
+  case HOP_OP_HEMM: c.transa = '-'; /* fall through */
+  case HOP_OP_TRMM:
+  case HOP_OP_TRSM:
+    if (swap) {
+      c.side = c.side == 'L' ? 'R' : 'L';
+      c.uplo = c.uplo == 'U' ? 'L' : 'U';
+    }
+    break;
+  case HOP_OP_GEMMT: /* GEMM's swap, and the mirrored triangle */
+    c.transb = hop_trans_letter(g->tb);
+    if (swap) {
+      c.transa = hop_trans_letter(g->tb), c.transb = hop_trans_letter(g->ta);
+      c.uplo = c.uplo == 'U' ? 'L' : 'U';
+    }
+    return c;
+  case HOP_OP_SYRK:
+  case HOP_OP_HERK:
+  case HOP_OP_SYR2K:
+  case HOP_OP_HER2K:
+    if (swap) { /* the caller's transpose is the other one of the pair */
+      c.transa = hop_trans_letter(g->tb);
+      c.uplo = c.uplo == 'U' ? 'L' : 'U';
+    }
+    return c; /* m == n: nothing to swap */
+  case HOP_OP_COUNT: break;
+  }
+  if (swap)
+    c.m = g->n, c.n = g->m;
+  return c;
+}
+
 void hop_trace_row(const struct hop_call *g, const char *engine, const char *why, double seconds,
                    const char *verify)
 {
-  /* core/ holds the column-major form; a row-major call had A/B and m/n swapped. */
-  enum hop_trans ta = g->row_major ? g->tb : g->ta, tb = g->row_major ? g->ta : g->tb;
-  struct hop_trace_call c = {
-    .symbol = g->symbol, .dtype = g->dtype, .m = g->row_major ? g->n : g->m,
-    .n = g->row_major ? g->m : g->n, .k = g->k, .transa = hop_trans_letter(ta),
-    .transb = hop_trans_letter(tb)};
+  struct hop_trace_call c = caller_view(g);
   double gflops = seconds > 0.0 ? hop_call_flops(g) / seconds * 1e-9 : 0.0;
   emit(&c, engine, why, seconds, gflops, verify);
 }

@@ -18,8 +18,9 @@ __attribute__((noinline)) static void gemm_through_core(enum hop_dtype dt, const
   bool complex = hop_dtype_info(dt)->is_complex;
   int ta = hop_fortran_trans(*transa, complex), tb = hop_fortran_trans(*transb, complex);
   int info = hop_check_gemm(ta, tb, *m, *n, *k, *lda, *ldb, *ldc);
-  struct hop_trace_call call = {symbol, dt, *m, *n, *k, hop_trace_fortran_trans(*transa),
-                                hop_trace_fortran_trans(*transb)};
+  struct hop_trace_call call = {.symbol = symbol, .dtype = dt, .m = *m, .n = *n, .k = *k,
+                                .transa = hop_trace_fortran_trans(*transa),
+                                .transb = hop_trace_fortran_trans(*transb)};
   if (info) {
     hop_xerbla(xname, info);
     hop_trace_rejected(&call, info);

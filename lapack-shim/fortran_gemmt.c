@@ -19,8 +19,10 @@ static void gemmt_through_core(enum hop_dtype dt, const char *symbol, const char
   int ta = hop_fortran_trans(*transa, complex), tb = hop_fortran_trans(*transb, complex);
   int upper = hop_fortran_uplo(*uplo);
   int info = hop_check_gemmt(false, upper, ta, tb, *n, *k, *lda, *ldb, *ldc);
-  struct hop_trace_call call = {symbol, dt, *n, *n, *k,
-                                hop_trace_fortran_trans(*transa), hop_trace_fortran_trans(*transb)};
+  struct hop_trace_call call = {.symbol = symbol, .dtype = dt, .m = *n, .n = *n, .k = *k,
+                                .transa = hop_trace_fortran_trans(*transa),
+                                .transb = hop_trace_fortran_trans(*transb),
+                                .uplo = hop_trace_fortran_trans(*uplo)};
   struct hop_call g = {.op = HOP_OP_GEMMT, .dtype = dt, .symbol = symbol,
                        .ta = (enum hop_trans)ta, .tb = (enum hop_trans)tb, .upper = upper == 1,
                        .m = *n, .n = *n, .k = *k, .a = a, .lda = *lda, .b = b, .ldb = *ldb,

@@ -1,1 +1,3 @@
 libhopcore_la_SOURCES += lapack-shim/fortran_gemm.c lapack-shim/fortran_gemmt.c lapack-shim/xerbla.c
+libhopcore_la_SOURCES += lapack-shim/fortran_symm.c lapack-shim/fortran_syrk.c \
+	lapack-shim/fortran_syr2k.c lapack-shim/fortran_trmm.c

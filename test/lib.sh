@@ -32,9 +32,10 @@
 #                               removed at exit (HOP_KEEP_TMP=1 keeps it)
 #   HOP_LOG                     the log of the last hop_run / hop_tap
 #
-# Traces (HOPBLAS_TRACE=FILE: CSV, the 2nd column is the symbol, the 9th the engine,
-# the 13th the verify verdict; the why column (10th) is quoted and may hold commas,
-# so awk -F, counts from the front only up to it)
+# Traces (HOPBLAS_TRACE=FILE: CSV, the 2nd column is the symbol, the 9th the engine;
+# the why column (10th) is quoted and may hold commas, so awk -F, counts from the
+# front only up to it, and from the end after it: verify $(NF - 5), side, uplo and
+# diag $(NF - 4) .. $(NF - 2), pid $(NF - 1), tid $NF)
 #   hop_assert_engine TRACE ENGINE [SYMBOLS]
 #       succeeds when every row whose engine is not "core" (core/ itself handles
 #       alpha == 0, k == 0 and quick returns) or "none" (an argument error) ran
@@ -47,7 +48,10 @@
 # Engines and dtypes: the one list of which engine declares which dtypes (each
 # engine's .takes in its struct hop_backend); test/declared.test holds it to
 # the library, so an engine that learns a dtype fails there until it is added
-#   hop_engine_dtypes ENGINE    its dtypes, as test/contract's --dtypes takes them
+#   hop_engine_dtypes ENGINE    its dtypes of GEMM, as test/contract's --dtypes takes them
+#   hop_engine_routines ENGINE DTYPE  the Level-3 routines it takes in DTYPE (gemm symm ...),
+#                               as `hopblas info`'s takes line says (test/declared.test);
+#                               an engine not in the list: every routine
 #   hop_engines_on              the engines `hopblas info` reports on in this build
 #   hop_dtype_engines DTYPE     the engines on here that take DTYPE (cpu last)
 #
@@ -229,6 +233,27 @@ hop_engine_dtypes() { # ENGINE [OPENCL_FAMILY]: the image families have no doubl
   opencl:generic | opencl:nvidia) echo s,d,c,z,h,sh ;;
   opencl:* | videocore:* | videocore-emu:*) echo s,c,h,sh ;;
   *) echo "" ;;
+  esac
+}
+
+# The Level-3 routines of a precision: every one for d, s; Hermitian ones for c, z too.
+hop_routines() {
+  case $1 in
+  s | d) echo gemm symm syrk syr2k trmm trsm ;;
+  c | z) echo gemm symm hemm syrk herk syr2k her2k trmm trsm ;;
+  *) echo gemm ;;
+  esac
+}
+
+hop_engine_routines() {
+  case ,$(hop_engine_dtypes "$1"), in
+  ,,) hop_routines "$2"; return 0 ;; # not in the list: a test engine, or a wrong name on purpose
+  *,"$2",*) ;;
+  *) echo ""; return 0 ;;
+  esac
+  case $1 in
+  cpu) hop_routines "$2" ;;
+  *) echo gemm ;;
   esac
 }
 

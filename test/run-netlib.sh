@@ -4,7 +4,8 @@
 # (HOPBLAS_BACKEND, HOPBLAS_MIN_FLOPS, ...) is passed through untouched.
 #
 #   run-netlib.sh [--tester fortran|cblas] [--precision s|d|c|z] [--mode preload|relink]
-#                 [--sizes "0 1 2 3 7 16 31 33 64"] [--engine NAME] [--no-trace]
+#                 [--sizes "0 1 2 3 7 16 31 33 64"] [--routines "gemm trsm"]
+#                 [--engine NAME] [--no-trace]
 #                 [--lib PATH] [--blas3 PATH] [--keep DIR]
 #
 #   --tester   fortran: xblat3s < sblat3.in (summary in sblat3.out);
@@ -15,8 +16,11 @@
 #              libblas.so.3-named build (or --blas3), which NEEDs libopenblas.so.0
 #   --sizes    a smaller input: these values of N (each <= 64: the testers'
 #              NMAX is 65) and the precision's GEMM only; for slow engines
-#   --engine   the engine every non-trivial ?GEMM call must have run on, asserted
-#              from HOPBLAS_TRACE (default: $HOPBLAS_BACKEND unless auto, else cpu)
+#   --routines the routines the input runs, by name without the precision
+#              ("gemm trsm syrk"); default: all of them, or gemm with --sizes
+#   --engine   the engine every non-trivial call of those routines must have run
+#              on, asserted from HOPBLAS_TRACE, each routine with calls there
+#              (default: $HOPBLAS_BACKEND unless auto, else cpu)
 #   --no-trace run without HOPBLAS_TRACE (tiny calls then take the fast path
 #              straight to OpenBLAS); no engine assertion
 #   --keep     work in DIR and leave the outputs there (default: a temp dir)
@@ -32,7 +36,7 @@ top_builddir=$(cd "${top_builddir:-.}" && pwd) || exit 2
 export top_srcdir top_builddir
 . "$top_srcdir/test/lib.sh"
 
-tester=fortran precision=s mode=preload sizes="" engine="" trace=1 keep=""
+tester=fortran precision=s mode=preload sizes="" only="" engine="" trace=1 keep=""
 lib=$HOP_LIB blas3=$HOP_BLAS3
 while [ $# -gt 0 ]; do
   case $1 in
@@ -40,6 +44,7 @@ while [ $# -gt 0 ]; do
   --mode) mode=$2; shift ;;
   --precision) precision=$2; shift ;;
   --sizes) sizes=$2; shift ;;
+  --routines) only=$2; shift ;;
   --engine) engine=$2; shift ;;
   --no-trace) trace=0 ;;
   --lib) lib=$2; shift ;;
@@ -56,11 +61,16 @@ c | z) names="gemm hemm symm trmm trsm herk syrk her2k syr2k" ;;
 *) echo "run-netlib.sh: --precision s|d|c|z"; exit 2 ;;
 esac
 P=$(echo "$p" | tr sdcz SDCZ)
+[ -z "$only" ] && [ -n "$sizes" ] && only=gemm
+for r in $only; do
+  case " $names " in *" $r "*) ;; *) echo "run-netlib.sh: no routine $r for $p"; exit 2 ;; esac
+done
+[ -n "$only" ] && names=$only
 case $tester in
-fortran) prog=$HOP_NETLIB/xblat3$p input=$HOP_NETLIB/${p}blat3.in gemm=${P}GEMM
+fortran) prog=$HOP_NETLIB/xblat3$p input=$HOP_NETLIB/${p}blat3.in
   summary_file=${p}blat3.out
   routines=$(for r in $names; do printf '%s%s ' "$P" "$r"; done | tr a-z A-Z) ;;
-cblas) prog=$HOP_NETLIB/x${p}cblat3 input=$HOP_NETLIB/${p}in3 gemm=cblas_${p}gemm
+cblas) prog=$HOP_NETLIB/x${p}cblat3 input=$HOP_NETLIB/${p}in3
   routines=$(for r in $names; do printf 'cblas_%s%s ' "$p" "$r"; done) ;;
 *) echo "run-netlib.sh: --tester fortran|cblas"; exit 2 ;;
 esac
@@ -76,23 +86,18 @@ work=$(cd "$work" && pwd) || exit 1
 cd "$work" || exit 1 # the testers write their output files into the current directory
 rm -f ./*blat3.out ./*BLAT3.SNAP trace.csv
 
-# The input: Debian's, or the same with other N values and the GEMM alone.
-if [ -n "$sizes" ]; then
-  count=0
-  for n in $sizes; do
-    case $n in *[!0-9]* | "") echo "run-netlib.sh: bad size '$n'"; exit 2 ;; esac
-    [ "$n" -le 64 ] || { echo "run-netlib.sh: size $n > 64 (the testers' NMAX is 65)"; exit 2; }
-    count=$((count + 1))
-  done
-  awk -v count="$count" -v sizes="$sizes" -v gemm="$gemm" '
-    /NUMBER OF VALUES OF N/ { printf "%-17s NUMBER OF VALUES OF N\n", count; next }
-    /VALUES OF N/ { printf "%s    VALUES OF N\n", sizes; next }
-    /PUT F FOR NO TEST/ && $1 != gemm { sub(/ T /, " F ") }
-    { print }' "$input" >input.txt
-  routines=$gemm
-else
-  cp "$input" input.txt
-fi
+# The input: Debian's, or the same with other N values, the routines asked for alone.
+count=0
+for n in $sizes; do
+  case $n in *[!0-9]* | "") echo "run-netlib.sh: bad size '$n'"; exit 2 ;; esac
+  [ "$n" -le 64 ] || { echo "run-netlib.sh: size $n > 64 (the testers' NMAX is 65)"; exit 2; }
+  count=$((count + 1))
+done
+awk -v count="$count" -v sizes="$sizes" -v keep=" $routines " '
+  count > 0 && /NUMBER OF VALUES OF N/ { printf "%-17s NUMBER OF VALUES OF N\n", count; next }
+  count > 0 && /VALUES OF N/ { printf "%s    VALUES OF N\n", sizes; next }
+  /PUT F FOR NO TEST/ && index(keep, " " $1 " ") == 0 { sub(/ T /, " F ") }
+  { print }' "$input" >input.txt
 
 # The way in.
 if [ "$trace" = 1 ]; then
@@ -139,14 +144,22 @@ for r in $routines; do
 done
 
 if [ "$trace" = 1 ]; then
-  syms="^(${p}gemm_|cblas_${p}gemm)\$"
-  rows=$(hop_trace_rows trace.csv "$syms")
-  if [ "$(hop_trace_rows trace.csv "$syms" "$engine")" -gt 0 ] && hop_assert_engine trace.csv "$engine" "$syms"; then
-    say "$rows ${P}GEMM calls traced; every non-trivial one ran on $engine"
-  else
-    say "the ${P}GEMM calls did not all run on $engine"
-    fail=1
-  fi
+  # Every routine of the input reached hopblas (none went to OpenBLAS
+  # untraced) and every non-trivial call ran on the engine, or on the CPU
+  # where the engine does not take the routine (hop_engine_routines).
+  takes=" $(hop_engine_routines "$engine" "$p") "
+  for r in $names; do
+    on=$engine
+    case $takes in *" $r "*) ;; *) on=cpu ;; esac
+    syms="^(${p}${r}_|cblas_${p}${r})\$"
+    rows=$(hop_trace_rows trace.csv "$syms")
+    if [ "$(hop_trace_rows trace.csv "$syms" "$on")" -gt 0 ] && hop_assert_engine trace.csv "$on" "$syms"; then
+      say "$rows ${P}$(echo "$r" | tr a-z A-Z) calls traced; every non-trivial one ran on $on"
+    else
+      say "the ${P}$(echo "$r" | tr a-z A-Z) calls did not all run on $on"
+      fail=1
+    fi
+  done
 fi
 if [ "$fail" -ne 0 ]; then
   say "stderr of the tester:"
@@ -154,5 +167,5 @@ if [ "$fail" -ne 0 ]; then
   say "outputs are in $work (use --keep DIR to keep them)"
   exit 1
 fi
-say "$(basename "$prog") ($mode${sizes:+, N = $sizes}): every routine passed, error exits included"
+say "$(basename "$prog") ($mode${sizes:+, N = $sizes}${only:+, $only}): every routine passed, error exits included"
 exit 0

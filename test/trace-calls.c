@@ -4,6 +4,9 @@
  *
  *   trace-calls kinds           every kind of row: routed calls through each
  *                               entry point, quick returns, argument errors
+ *   trace-calls l3              Level-3 calls beside GEMM in both orders, a quick
+ *                               return and an argument error: their rows carry
+ *                               side, uplo and diag as the caller passed them
  *   trace-calls many N          N routed calls, then return from main
  *   trace-calls exec N          N calls, then fork; the child execs
  *                               "trace-calls many N" in its place
@@ -74,6 +77,41 @@ static int kinds(void)
   hgemm_("N", "N", &two, &two, &two, h, h, &two, h, &two, h, h, &one);
   printf("kinds: wrong=%d xerbla=%d\n", bad, atomic_load(&xerbla_calls));
   return bad == 0 && atomic_load(&xerbla_calls) == 4 ? 0 : 1;
+}
+
+/* The prototypes as cblas.h and blas.h have them (the tests declare their own). */
+void cblas_strsm(int, int, int, int, int, int, int, float, const float *, int, float *, int);
+void strsm_(const char *, const char *, const char *, const char *, const int *, const int *,
+            const float *, const float *, const int *, float *, const int *);
+void cblas_dsyrk(int, int, int, int, int, double, const double *, int, double, double *, int);
+void cblas_zher2k(int, int, int, int, int, const void *, const void *, int, const void *, int,
+                  double, void *, int);
+void csymm_(const char *, const char *, const int *, const int *, const void *, const void *,
+            const int *, const void *, const int *, const void *, void *, const int *);
+void cblas_dtrmm(int, int, int, int, int, int, int, double, const double *, int, double *, int);
+void dsymm_(const char *, const char *, const int *, const int *, const double *, const double *,
+            const int *, const double *, const int *, const double *, double *, const int *);
+
+static int l3(void)
+{
+  /* Values are not checked here (test/contract-l3 does that); the rows are. */
+  float fa[64], fb[64];
+  double da[64], db[64], z[128];
+  for (int i = 0; i < 64; i++)
+    fa[i] = 2.0f, fb[i] = 1.0f, da[i] = 0.25, db[i] = 1.0, z[2 * i] = 0.5, z[2 * i + 1] = 0.25;
+  int two = 2, three = 3;
+  float fone = 1.0f;
+  double zone[2] = {1.0, 0.0}, dzero = 0.0;
+  /* 5 routed calls, then a quick return (m == 0) and an argument error (side, INFO 1) */
+  cblas_strsm(101, 141, 121, 112, 132, 3, 2, 1.0f, fa, 3, fb, 2);   /* row, L U T unit */
+  strsm_("R", "L", "N", "N", &two, &three, &fone, fa, &three, fb, &two); /* R L N non-unit */
+  cblas_dsyrk(101, 122, 111, 4, 2, 1.0, da, 2, 0.0, db, 4);          /* row, lower, N */
+  cblas_zher2k(102, 121, 113, 3, 2, zone, z, 2, z, 2, 1.0, z + 20, 3); /* col, upper, C */
+  csymm_("R", "U", &two, &three, zone, z, &three, z, &two, zone, z + 40, &two);
+  cblas_dtrmm(102, 141, 122, 111, 131, 0, 2, 1.0, da, 1, db, 1);
+  dsymm_("X", "U", &two, &two, &db[0], da, &two, db, &two, &dzero, db + 8, &two);
+  printf("l3: xerbla=%d\n", atomic_load(&xerbla_calls));
+  return atomic_load(&xerbla_calls) == 1 ? 0 : 1;
 }
 
 static int many(int n)
@@ -171,6 +209,8 @@ int main(int argc, char **argv)
   int n = argc > 2 ? atoi(argv[2]) : 0;
   if (strcmp(mode, "kinds") == 0)
     return kinds();
+  if (strcmp(mode, "l3") == 0)
+    return l3();
   if (strcmp(mode, "many") == 0 && n > 0)
     return many(n);
   if (strcmp(mode, "exec") == 0 && n > 0)

@@ -8,6 +8,26 @@
 #include "hopblas.h"
 #include "hopblas_cli.h"
 
+/* What the engine declares: "takes: gemm s,d; symm s,d; ...". */
+static void print_takes(const struct hop_backend *be)
+{
+  printf("    takes:");
+  const char *sep = " ";
+  for (int op = 0; op < HOP_OP_COUNT; op++) {
+    if (be->takes[op] == 0)
+      continue;
+    printf("%s%s ", sep, hop_op_name((enum hop_op)op));
+    const char *comma = "";
+    for (int dt = 0; dt < HOP_DTYPE_COUNT; dt++)
+      if (be->takes[op] & HOP_DTYPE_BIT(dt)) {
+        printf("%s%s", comma, hop_dtype_name((enum hop_dtype)dt));
+        comma = ",";
+      }
+    sep = "; ";
+  }
+  printf("\n");
+}
+
 static void print_routing(const struct hop_config *cfg)
 {
   if (strcmp(cfg->backend, "auto") != 0)
@@ -64,6 +84,7 @@ int hop_cli_info(int argc, char **argv)
     struct hop_engine_view v;
     hop_engine_get(i, &v);
     printf("  %-14s %-4s %s\n", v.be->name, v.status == HOP_OK ? "on" : "off", v.why);
+    print_takes(v.be);
     if (v.status == HOP_OK && v.be->describe != NULL)
       v.be->describe(v.state, stdout);
   }

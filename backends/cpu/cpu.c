@@ -31,7 +31,7 @@ static const char *const default_paths[] = {
 static struct hop_cpu_state cpu_state;
 
 static const struct hop_config_key cpu_keys[] = {
-  {"HOPBLAS_CPU_BLAS", "path of the OpenBLAS library the CPU engine loads; builtin = the reference GEMM",
+  {"HOPBLAS_CPU_BLAS", "path of the OpenBLAS library the CPU engine loads; builtin = the reference routines",
    HOP_KEY_PATH},
   {NULL, NULL, HOP_KEY_VALUE},
 };
@@ -92,6 +92,7 @@ static bool try_load(const char *path, struct hop_cpu_state *st, char *why, size
   st->dgemm = (hop_f77_dgemm_fn)dlsym(h, "dgemm_");
   st->cgemm = (hop_f77_xgemm_fn)dlsym(h, "cgemm_");
   st->zgemm = (hop_f77_xgemm_fn)dlsym(h, "zgemm_");
+  hop_cpu_l3_load(st, h);
   /* The fast path lets the CPU BLAS check arguments: only OpenBLAS numbers
    * them as hopblas must (netlib's CBLAS differs), so only OpenBLAS gets it. */
   if (dlsym(h, "openblas_get_config") != NULL) {
@@ -184,6 +185,14 @@ static enum hop_status cpu_run(void *state, const struct hop_call *g)
   switch (g->op) {
   case HOP_OP_GEMM: return cpu_gemm(st, g);
   case HOP_OP_GEMMT: hop_cpu_gemmt(st, g); return HOP_OK;
+  case HOP_OP_SYMM:
+  case HOP_OP_HEMM:
+  case HOP_OP_SYRK:
+  case HOP_OP_HERK:
+  case HOP_OP_SYR2K:
+  case HOP_OP_HER2K:
+  case HOP_OP_TRMM:
+  case HOP_OP_TRSM: hop_cpu_l3(st, g); return HOP_OK;
   case HOP_OP_COUNT: break;
   }
   return HOP_DECLINED;
@@ -329,15 +338,22 @@ static void cpu_describe(void *state, FILE *out)
     fprintf(out, "    model peak (untuned default): %.0f GFLOPS\n", st->peak_gflops);
 }
 
+#define HOP_CPU_CZ (HOP_DTYPE_BIT(HOP_DTYPE_C) | HOP_DTYPE_BIT(HOP_DTYPE_Z))
+#define HOP_CPU_SDCZ (HOP_DTYPE_BIT(HOP_DTYPE_S) | HOP_DTYPE_BIT(HOP_DTYPE_D) | HOP_CPU_CZ)
+
 const struct hop_backend hop_backend_cpu = {
   .name = "cpu",
   .is_device = false,
   .takes = {[HOP_OP_GEMM] = HOP_DTYPE_BIT(HOP_DTYPE_S) | HOP_DTYPE_BIT(HOP_DTYPE_D) |
                             HOP_DTYPE_BIT(HOP_DTYPE_C) | HOP_DTYPE_BIT(HOP_DTYPE_Z) |
                             HOP_DTYPE_BIT(HOP_DTYPE_H) | HOP_DTYPE_BIT(HOP_DTYPE_SH),
-            [HOP_OP_GEMMT] = HOP_DTYPE_BIT(HOP_DTYPE_S) | HOP_DTYPE_BIT(HOP_DTYPE_D) |
-                             HOP_DTYPE_BIT(HOP_DTYPE_C) | HOP_DTYPE_BIT(HOP_DTYPE_Z)},
-  .max_dim = INT64_MAX, /* sliced to the BLAS's ints (hop_cpu_gemm_sliced) */
+            [HOP_OP_SYMM] = HOP_CPU_SDCZ, [HOP_OP_HEMM] = HOP_CPU_CZ, [HOP_OP_SYRK] = HOP_CPU_SDCZ,
+            [HOP_OP_HERK] = HOP_CPU_CZ, [HOP_OP_SYR2K] = HOP_CPU_SDCZ, [HOP_OP_HER2K] = HOP_CPU_CZ,
+            [HOP_OP_TRMM] = HOP_CPU_SDCZ, [HOP_OP_TRSM] = HOP_CPU_SDCZ,
+            [HOP_OP_GEMMT] = HOP_CPU_SDCZ},
+  /* GEMM sliced to the BLAS's ints (hop_cpu_gemm_sliced); the other
+   * operations past them on the reference (blas_l3.c). */
+  .max_dim = INT64_MAX,
   .fork_safe = true,
   .init = cpu_init,
   .predict = cpu_predict,

@@ -3,11 +3,16 @@
 #ifndef HOP_CPU_H
 #define HOP_CPU_H
 
+#include <complex.h>
+
 #include "hop.h"
 #include "tune_cache.h"
 
 /* OpenBLAS's Fortran sgemm_, with gfortran's hidden string lengths. */
 typedef hop_f77_sgemm_fn hop_sgemm_fn;
+
+/* Any BLAS routine as dlsym finds it, cast to its own type where it is called. */
+typedef void (*hop_blas_fn)(void);
 
 /* Owned by the engine's context slot; written once, in init. */
 struct hop_cpu_state {
@@ -15,6 +20,7 @@ struct hop_cpu_state {
   hop_sgemm_fn sgemm; /* NULL: the built-in reference */
   hop_f77_dgemm_fn dgemm; /* each NULL: the built-in reference for that dtype */
   hop_f77_xgemm_fn cgemm, zgemm;
+  hop_blas_fn l3[HOP_OP_COUNT][HOP_DTYPE_COUNT]; /* ssymm_ ... ztrsm_ (GEMM's above); NULL: reference */
   struct hop_direct_entries direct; /* OpenBLAS's, for the fast path; all NULL otherwise */
   bool takes_r; /* the BLAS knows OpenBLAS's 'R' (conjugate, no transpose): OpenBLAS only */
   char name[512];
@@ -56,11 +62,30 @@ void hop_cpu_sgemm(const struct hop_cpu_state *st, bool ta, bool tb, int64_t m, 
                    float beta, float *c, int64_t ldc);
 void hop_ref_sgemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, float alpha, const float *a,
                    int64_t lda, const float *b, int64_t ldb, float beta, float *c, int64_t ldc);
+/* re + i im without arithmetic (re + im * I would turn an infinite im into
+ * NaN + Inf i); CMPLX is missing where the compiler is not GCC (clang's
+ * fuzz builds).  For the references' complex sums. */
+static inline double complex hop_cpu_complex(double re, double im)
+{
+  union {
+    double complex z;
+    double part[2];
+  } u = {.part = {re, im}};
+  return u.z;
+}
+
 /* The reference for d, c and z (accumulating in double complex). */
 void hop_ref_gemm_wide(const struct hop_call *g);
 
 /* gemmt (s, d, c, z) as GEMMs on blocks of its triangle (gemmt.c). */
 void hop_cpu_gemmt(const struct hop_cpu_state *st, const struct hop_call *g);
+
+/* symm, hemm, syrk, herk, syr2k, her2k, trmm, trsm (blas_l3.c): the
+ * loaded BLAS's routines found by name, else the reference (ref_l3.c). */
+void hop_cpu_l3_load(struct hop_cpu_state *st, void *handle);
+void hop_cpu_l3(const struct hop_cpu_state *st, const struct hop_call *g);
+/* Any operation, GEMM's too; for d, c, z GEMM it is hop_ref_gemm_wide. */
+void hop_ref_l3(const struct hop_call *g);
 
 /* hgemm and shgemm through float panels (bounded memory). */
 enum hop_status hop_cpu_half_gemm(const struct hop_cpu_state *st, const struct hop_call *g);

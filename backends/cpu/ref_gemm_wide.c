@@ -6,21 +6,10 @@
 
 #include "cpu.h"
 
-/* re + i im without arithmetic (re + im * I would turn an infinite im into
- * NaN + Inf i); CMPLX is missing where the compiler is not GCC (clang's fuzz builds). */
-static double complex make(double re, double im)
-{
-  union {
-    double complex z;
-    double part[2];
-  } u = {.part = {re, im}};
-  return u.z;
-}
-
 static double complex load(const struct hop_call *g, const void *x, size_t at, bool conj_it)
 {
   struct hop_scalar v = hop_dtype_load(g->dtype, false, x, at);
-  return make(v.re, conj_it ? -v.im : v.im);
+  return hop_cpu_complex(v.re, conj_it ? -v.im : v.im);
 }
 
 /* op(A)(i, l) and op(B)(l, j) of the caller, conjugated as asked. */
@@ -62,7 +51,8 @@ void hop_ref_gemm_wide(const struct hop_call *g)
     ref_dgemm(g);
     return;
   }
-  double complex alpha = make(g->alpha.re, g->alpha.im), beta = make(g->beta.re, g->beta.im);
+  double complex alpha = hop_cpu_complex(g->alpha.re, g->alpha.im);
+  double complex beta = hop_cpu_complex(g->beta.re, g->beta.im);
   bool beta_zero = hop_scalar_is_zero(g->beta); /* C is write-only: NaN there must not propagate */
   double complex *sum = malloc(sizeof *sum * (size_t)(g->m > 0 ? g->m : 1));
   for (int64_t j = 0; j < g->n; j++) {

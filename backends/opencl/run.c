@@ -158,8 +158,16 @@ static cl_int read_back(struct hop_ocl_call *c, struct hop_ocl_c_slot *cs, cl_ev
 static enum hop_ocl_part call_part(const struct hop_call *g)
 {
   switch (g->op) {
-  case HOP_OP_GEMM: return HOP_OCL_ALL;
-  case HOP_OP_GEMMT: return g->upper ? HOP_OCL_UPPER : HOP_OCL_LOWER;
+  case HOP_OP_GEMM:
+  case HOP_OP_SYMM: /* these four reach the pipeline as the GEMMs they are made of */
+  case HOP_OP_HEMM:
+  case HOP_OP_TRMM:
+  case HOP_OP_TRSM: return HOP_OCL_ALL;
+  case HOP_OP_GEMMT:
+  case HOP_OP_SYRK:
+  case HOP_OP_HERK:
+  case HOP_OP_SYR2K:
+  case HOP_OP_HER2K: return g->upper ? HOP_OCL_UPPER : HOP_OCL_LOWER;
   case HOP_OP_COUNT: break;
   }
   return HOP_OCL_ALL;
