@@ -12,7 +12,10 @@ HOPTEST_LINK_FLAGS = -no-install
 HOPTEST_LIBS = test/libhoptest.la libhopblas.la -lm
 
 check_PROGRAMS += test/contract test/threads test/overflow test/gemm-once test/gemm-once-check \
-	test/xerbla test/trace-calls test/denormal
+	test/xerbla test/trace-calls test/denormal test/contract-l3
+test_contract_l3_SOURCES = test/contract_l3.c test/contract_l3.h test/contract_l3_call.c
+test_contract_l3_LDFLAGS = $(HOPTEST_LINK_FLAGS)
+test_contract_l3_LDADD = $(HOPTEST_LIBS) -ldl
 test_contract_SOURCES = test/contract.c test/contract.h test/contract_groups.c
 test_contract_LDFLAGS = $(HOPTEST_LINK_FLAGS)
 test_contract_LDADD = $(HOPTEST_LIBS)
@@ -43,7 +46,8 @@ test_trace_calls_LDADD = $(HOPTEST_LIBS) -lpthread
 # This folder's tests, listed once: `make check` runs them, `make dist` ships them.
 HOP_TESTS = test/abi.test test/contract-cpu.test test/netlib.test test/e2e.test test/threads.test \
 	test/xerbla.test test/overflow.test test/verify.test test/config.test test/docs.test \
-	test/trace.test test/denormal.test test/cli.test test/install.test test/declared.test
+	test/trace.test test/denormal.test test/cli.test test/install.test test/declared.test \
+	test/contract-l3.test
 TESTS += $(HOP_TESTS)
 dist_check_SCRIPTS += $(HOP_TESTS) test/run-netlib.sh
 EXTRA_DIST += test/lib.sh test/e2e_prog.c test/e2e_numpy.py test/e2e_octave.m test/xerbla_msg.c \

@@ -434,7 +434,12 @@ void ht_crash_note(const struct ht_call *c)
 {
   char d[sizeof crash_note - 16];
   ht_call_describe(c, d, sizeof d);
-  snprintf(crash_note, sizeof crash_note, "during %s", d);
+  ht_crash_note_text(d);
+}
+
+void ht_crash_note_text(const char *what)
+{
+  snprintf(crash_note, sizeof crash_note, "during %.*s", (int)sizeof crash_note - 16, what);
 }
 
 /* The CPU engine loads OpenBLAS with dlopen; nothing else in the test

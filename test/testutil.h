@@ -187,5 +187,6 @@ bool ht_openblas_mapped(void);
  * the call last noted, so the failing call is named even then. */
 void ht_crash_guard(void);
 void ht_crash_note(const struct ht_call *c);
+void ht_crash_note_text(const char *what); /* any call, described */
 
 #endif
