@@ -251,8 +251,9 @@ hop_engine_routines() {
   *,"$2",*) ;;
   *) echo ""; return 0 ;;
   esac
-  case $1 in
-  cpu) hop_routines "$2" ;;
+  case $1:$2 in
+  cpu:*) hop_routines "$2" ;;
+  opencl:s | opencl:d) echo gemm gemmt ;;
   *) echo gemm ;;
   esac
 }
