@@ -335,6 +335,11 @@ enum hop_write_result hop_write_nosignal(int fd, const void *buf, size_t len, si
 bool hop_write_all(int fd, const void *buf, size_t len);
 int hop_open_regular(const char *path, int flags, unsigned mode);
 
+/* The MPI rank (local: among the ranks of this node) that the launcher put
+ * in the environment (core/rank.c: Open MPI, MPICH, PMIx, Slurm, PALS);
+ * false outside an MPI job.  from, when not NULL, names the variable. */
+bool hop_mpi_rank(bool local, long *rank, const char **from);
+
 /* ---- runtime context (core/context.c) ---------------------------------- */
 const struct hop_config *hop_config(void); /* creates the context on first use */
 

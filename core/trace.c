@@ -56,7 +56,8 @@ static double now_realtime(void)
 
 /* ---- the file ------------------------------------------------------------ */
 
-/* HOPBLAS_TRACE with %p replaced by the process id and %% by %. */
+/* HOPBLAS_TRACE with %p replaced by the process id, %r by the MPI rank
+ * (0 outside an MPI job: core/rank.c) and %% by %. */
 static bool expand_path(const char *in, char *out, size_t len, bool *per_process)
 {
   size_t o = 0;
@@ -64,9 +65,14 @@ static bool expand_path(const char *in, char *out, size_t len, bool *per_process
   for (const char *p = in; *p != '\0'; p++) {
     char pid[24] = "";
     const char *piece = pid;
+    long rank = 0;
     if (p[0] == '%' && p[1] == 'p') {
       snprintf(pid, sizeof pid, "%ld", (long)getpid());
       *per_process = true;
+      p++;
+    } else if (p[0] == '%' && p[1] == 'r') {
+      hop_mpi_rank(false, &rank, NULL);
+      snprintf(pid, sizeof pid, "%ld", rank);
       p++;
     } else if (p[0] == '%' && p[1] == '%') {
       pid[0] = '%';
