@@ -405,6 +405,11 @@ struct hop_verify_snapshot {
   bool active;
 };
 bool hop_verify_begin(const struct hop_call *g, struct hop_verify_snapshot *snap);
+/* The magnitudes of the terms of each result (core/verify_terms.c): m x n
+ * (ld m) in bt, the real dtype the bound is formed in; x is trmm's B as it
+ * was or trsm's solution (ld ldx); *kk the number of terms. */
+void *hop_verify_terms(const struct hop_call *g, enum hop_dtype bt, const void *x, int64_t ldx,
+                       int64_t *kk);
 /* Compare C with an OpenBLAS recomputation; maybe replace.  Returns the
  * verdict for the trace: "ok", "bad", "replaced" or "skipped". */
 const char *hop_verify_end(const struct hop_call *g, struct hop_verify_snapshot *snap);

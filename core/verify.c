@@ -2,7 +2,10 @@
  * and compare element by element with the contract's bound
  *   |C - R| <= 2 k eps (|alpha| (|A||B|)_ij + |beta| |C0_ij|) + (k + 2) (|alpha| + 1) tiny
  * (+ final rounding for half C), eps and tiny the accumulation type's
- * (core/dtype.c); complex parts each, with |x| taken as |re| + |im|.
+ * (core/dtype.c); complex parts each, with |x| taken as |re| + |im|;
+ * |A||B| stands for the magnitudes of each result's terms
+ * (core/verify_terms.c).  trsm is judged by its residual,
+ *   |op(A) X - alpha B| <= 2 k eps (|op(A)||X| + |alpha||B|) + (k + 2) (|alpha| + 1) tiny.
  * "fallback" also replaces a result that is out of tolerance. */
 #include <float.h>
 #include <inttypes.h>
@@ -37,7 +40,7 @@ bool hop_verify_begin(const struct hop_call *g, struct hop_verify_snapshot *snap
   if (hop_config()->verify == HOP_VERIFY_OFF)
     return true;
   snap->active = true;
-  if (hop_scalar_is_zero(g->beta))
+  if (!hop_call_reads_c(g))
     return true; /* C is write-only: nothing to keep */
   size_t es = hop_dtype_c_size(g->dtype);
   snap->c = malloc((size_t)g->m * (size_t)g->n * es);
@@ -49,37 +52,6 @@ bool hop_verify_begin(const struct hop_call *g, struct hop_verify_snapshot *snap
   return true;
 }
 
-/* (|A||B|)_ij, column-major m x n in bound_dtype's real type, for the
- * error bound; computed by the fallback engine (OpenBLAS), not in a loop. */
-static void *abs_product(const struct hop_call *g)
-{
-  enum hop_dtype bt = bound_dtype(g->dtype);
-  size_t m = g->m, n = g->n, k = g->k, es = hop_dtype_c_size(bt);
-  void *a = malloc(m * k * es), *b = malloc(k * n * es), *p = malloc(m * n * es);
-  if (a == NULL || b == NULL || p == NULL) {
-    free(a), free(b), free(p);
-    return NULL;
-  }
-  for (size_t l = 0; l < k; l++)
-    for (size_t i = 0; i < m; i++) {
-      size_t at = hop_transposed(g->ta) ? hop_at(l, i, g->lda) : hop_at(i, l, g->lda);
-      struct hop_scalar v = {magnitude(hop_dtype_load(g->dtype, false, g->a, at)), 0.0};
-      hop_dtype_store(bt, a, i + l * m, v);
-    }
-  for (size_t j = 0; j < n; j++)
-    for (size_t l = 0; l < k; l++) {
-      size_t at = hop_transposed(g->tb) ? hop_at(j, l, g->ldb) : hop_at(l, j, g->ldb);
-      struct hop_scalar v = {magnitude(hop_dtype_load(g->dtype, false, g->b, at)), 0.0};
-      hop_dtype_store(bt, b, l + j * k, v);
-    }
-  struct hop_call abs = {.op = HOP_OP_GEMM, .dtype = bt, .symbol = "verify", .m = g->m,
-                         .n = g->n, .k = g->k, .alpha = {1.0, 0.0}, .beta = {0.0, 0.0}, .a = a,
-                         .lda = g->m, .b = b, .ldb = g->k, .c = p, .ldc = g->m};
-  hop_fallback_run(&abs);
-  free(a), free(b);
-  return p;
-}
-
 static bool within(double c, double r, double bound)
 {
   if (isnan(r) || isnan(c))
@@ -87,6 +59,89 @@ static bool within(double c, double r, double bound)
   if (isinf(r) || isinf(c))
     return c == r;
   return fabs((double)c - (double)r) <= bound;
+}
+
+/* What one element is judged on: got against want within bound. */
+struct judged {
+  size_t bad, worst_i, worst_j;
+  double worst;
+};
+
+static void judge(struct judged *j, int64_t row, int64_t col, struct hop_scalar got,
+                  struct hop_scalar want, double bound)
+{
+  if (within(got.re, want.re, bound) && within(got.im, want.im, bound))
+    return;
+  double err = fmax(fabs(got.re - want.re), fabs(got.im - want.im));
+  if (j->bad == 0 || err > j->worst || isnan(err))
+    j->worst = err, j->worst_i = (size_t)row, j->worst_j = (size_t)col;
+  j->bad++;
+}
+
+/* A copy of the m x n C as it is now (ld m), or the snapshot's. */
+static void *copy_c(const struct hop_call *g, const void *from, int64_t ld)
+{
+  size_t es = hop_dtype_c_size(g->dtype);
+  void *x = malloc((size_t)g->m * (size_t)g->n * es);
+  for (int64_t j = 0; x != NULL && j < g->n; j++)
+    memcpy((char *)x + hop_at(0, j, g->m) * es, (const char *)from + hop_at(0, j, ld) * es,
+           (size_t)g->m * es);
+  return x;
+}
+
+/* trsm: op(A) X (the fallback's trmm of the engine's X) against alpha B. */
+static bool judge_residual(const struct hop_call *g, const void *b0, const void *terms,
+                           struct judged *jd)
+{
+  void *ox = copy_c(g, g->c, g->ldc);
+  if (ox == NULL)
+    return false;
+  struct hop_call t = *g;
+  t.op = HOP_OP_TRMM, t.alpha = (struct hop_scalar){1.0, 0.0}, t.c = ox, t.ldc = g->m;
+  hop_fallback_run(&t);
+  const struct hop_dtype_info *info = hop_dtype_info(g->dtype);
+  enum hop_dtype bt = bound_dtype(g->dtype);
+  double alpha = magnitude(g->alpha), underflow = (g->k + 2) * (alpha + 1.0) * info->tiny;
+  for (int64_t j = 0; j < g->n; j++)
+    for (int64_t i = 0; i < g->m; i++) {
+      size_t at = hop_at(i, j, g->m);
+      struct hop_scalar b = hop_dtype_load(g->dtype, true, b0, at);
+      struct hop_scalar want = {g->alpha.re * b.re - g->alpha.im * b.im,
+                                g->alpha.re * b.im + g->alpha.im * b.re};
+      double bound = 2.0 * g->k * info->eps *
+                       (hop_dtype_load(bt, true, terms, at).re + alpha * magnitude(b)) +
+                     underflow;
+      judge(jd, i, j, hop_dtype_load(g->dtype, true, ox, at), want, bound);
+    }
+  free(ox);
+  return true;
+}
+
+/* Every other operation: C against the fallback's result ref. */
+static void judge_result(const struct hop_call *g, const void *c0, const void *ref,
+                         const void *terms, int64_t kk, struct judged *jd)
+{
+  const struct hop_dtype_info *info = hop_dtype_info(g->dtype);
+  enum hop_dtype bt = bound_dtype(g->dtype);
+  double alpha = magnitude(g->alpha), beta = magnitude(g->beta);
+  bool tri = g->op == HOP_OP_TRMM; /* its C0 is B, inside the terms */
+  /* Gradual underflow: each operation may be off by half the smallest
+   * subnormal besides eps: 2 (k + 2) (|alpha| + 1) tiny / 2. */
+  double underflow = (kk + 2) * (alpha + 1.0) * info->tiny;
+  for (int64_t j = 0; j < g->n; j++) {
+    int64_t lo, hi; /* the reference wrote these rows only (gemmt: its triangle) */
+    hop_call_rows(g, j, &lo, &hi);
+    for (int64_t i = lo; i < hi; i++) {
+      size_t at = hop_at(i, j, g->m);
+      struct hop_scalar c = hop_dtype_load(g->dtype, true, g->c, hop_at(i, j, g->ldc));
+      struct hop_scalar rv = hop_dtype_load(g->dtype, true, ref, at);
+      double mc0 = c0 != NULL && !tri ? magnitude(hop_dtype_load(g->dtype, true, c0, at)) : 0.0;
+      double ab = hop_dtype_load(bt, true, terms, at).re;
+      double bound = 2.0 * kk * info->eps * (alpha * ab + beta * mc0) +
+                     2.0 * info->out_eps * magnitude(rv) + underflow;
+      judge(jd, i, j, c, rv, bound);
+    }
+  }
 }
 
 const char *hop_verify_end(const struct hop_call *g, struct hop_verify_snapshot *snap)
@@ -97,54 +152,36 @@ const char *hop_verify_end(const struct hop_call *g, struct hop_verify_snapshot 
   }
   const struct hop_config *cfg = hop_config();
   size_t es = hop_dtype_c_size(g->dtype), mn = (size_t)g->m * (size_t)g->n;
-  void *ref = malloc(mn * es);
-  void *absab = ref ? abs_product(g) : NULL;
-  if (absab == NULL) {
+  bool solve = g->op == HOP_OP_TRSM;
+  /* The terms of trsm's residual hold the solution; of trmm's products, B as it was. */
+  int64_t kk;
+  void *terms = hop_verify_terms(g, bound_dtype(g->dtype), solve ? g->c : snap->c,
+                                 solve ? g->ldc : g->m, &kk);
+  void *ref = terms == NULL ? NULL : snap->c != NULL ? copy_c(g, snap->c, g->m) : malloc(mn * es);
+  struct judged jd = {0};
+  bool judged = false;
+  if (ref != NULL) {
+    struct hop_call r = *g;
+    r.c = ref;
+    r.ldc = g->m;
+    hop_fallback_run(&r);
+    if (solve)
+      judged = judge_residual(g, snap->c, terms, &jd);
+    else
+      judge_result(g, snap->c, ref, terms, kk, &jd), judged = true;
+  }
+  if (!judged) {
     hop_log(1, "verify: no memory to check %s %" PRId64 "x%" PRId64 "x%" PRId64 "; skipped", g->symbol, g->m, g->n, g->k);
-    free(ref), free(snap->c);
+    free(ref), free(terms), free(snap->c);
     return "skipped";
   }
-  if (snap->c != NULL)
-    memcpy(ref, snap->c, mn * es);
-  struct hop_call r = *g;
-  r.c = ref;
-  r.ldc = g->m;
-  hop_fallback_run(&r);
-
-  const struct hop_dtype_info *info = hop_dtype_info(g->dtype);
-  enum hop_dtype bt = bound_dtype(g->dtype);
-  double alpha = magnitude(g->alpha), beta = magnitude(g->beta);
-  /* Gradual underflow: each operation may be off by half the smallest
-   * subnormal besides eps: 2 (k + 2) (|alpha| + 1) tiny / 2. */
-  double underflow = (g->k + 2) * (alpha + 1.0) * info->tiny;
-  size_t bad = 0, worst_i = 0, worst_j = 0;
-  double worst = 0.0;
-  for (int64_t j = 0; j < g->n; j++) {
-    int64_t lo, hi; /* the reference wrote these rows only (gemmt: its triangle) */
-    hop_call_rows(g, j, &lo, &hi);
-    for (int64_t i = lo; i < hi; i++) {
-      size_t at = hop_at(i, j, g->m);
-      struct hop_scalar c = hop_dtype_load(g->dtype, true, g->c, hop_at(i, j, g->ldc));
-      struct hop_scalar rv = hop_dtype_load(g->dtype, true, ref, at);
-      double c0 = snap->c ? magnitude(hop_dtype_load(g->dtype, true, snap->c, at)) : 0.0;
-      double ab = hop_dtype_load(bt, true, absab, at).re;
-      double bound = 2.0 * g->k * info->eps * (alpha * ab + beta * c0) +
-                     2.0 * info->out_eps * magnitude(rv) + underflow;
-      if (!within(c.re, rv.re, bound) || !within(c.im, rv.im, bound)) {
-        double err = fmax(fabs(c.re - rv.re), fabs(c.im - rv.im));
-        if (bad == 0 || err > worst || isnan(err))
-          worst = err, worst_i = (size_t)i, worst_j = (size_t)j;
-        bad++;
-      }
-    }
-  }
   const char *verdict = "ok";
-  if (bad == 0) {
+  if (jd.bad == 0) {
     hop_log(2, "verify: %s %" PRId64 "x%" PRId64 "x%" PRId64 " matches OpenBLAS", g->symbol, g->m, g->n, g->k);
   } else {
     bool replace = cfg->verify == HOP_VERIFY_FALLBACK;
     hop_log(1, "verify: %s %" PRId64 "x%" PRId64 "x%" PRId64 ": %zu of %zu elements out of tolerance, max error %.3g at (%zu,%zu)%s",
-            g->symbol, g->m, g->n, g->k, bad, mn, worst, worst_i, worst_j,
+            g->symbol, g->m, g->n, g->k, jd.bad, mn, jd.worst, jd.worst_i, jd.worst_j,
             replace ? "; replaced by the OpenBLAS result" : "");
     verdict = "bad";
     if (replace) {
@@ -157,6 +194,6 @@ const char *hop_verify_end(const struct hop_call *g, struct hop_verify_snapshot 
       verdict = "replaced";
     }
   }
-  free(ref), free(absab), free(snap->c);
+  free(ref), free(terms), free(snap->c);
   return verdict;
 }
