@@ -90,6 +90,7 @@ int hop_cblas_l3_read(struct hop_l3_args *x, int order, int side, int uplo, int 
     return -1;
   case HOP_OP_GEMM:
   case HOP_OP_GEMMT: /* cblas/check.c */
+  case HOP_OP_GEMM_BATCH: /* cblas/cblas_gemm_batch.c */
   case HOP_OP_COUNT: break;
   }
   return -1;
@@ -143,6 +144,7 @@ int hop_l3_check(const struct hop_l3_args *x)
   }
   case HOP_OP_GEMM:
   case HOP_OP_GEMMT: /* cblas/check.c */
+  case HOP_OP_GEMM_BATCH: /* cblas/cblas_gemm_batch.c */
   case HOP_OP_COUNT: break;
   }
   return info;
@@ -175,6 +177,7 @@ const char *hop_l3_quick(const struct hop_l3_args *x)
                        : NULL;
   case HOP_OP_GEMM:
   case HOP_OP_GEMMT: /* cblas/check.c */
+  case HOP_OP_GEMM_BATCH: /* cblas/cblas_gemm_batch.c */
   case HOP_OP_COUNT: break;
   }
   return NULL;
@@ -213,6 +216,7 @@ void hop_l3_call(const struct hop_l3_args *x, const char *symbol, struct hop_cal
     return;
   case HOP_OP_GEMM:
   case HOP_OP_GEMMT: /* cblas/check.c */
+  case HOP_OP_GEMM_BATCH: /* cblas/cblas_gemm_batch.c */
   case HOP_OP_COUNT: return;
   }
 }

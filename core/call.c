@@ -18,6 +18,15 @@ double hop_call_flops(const struct hop_call *g)
   case HOP_OP_HER2K: return fma * n * (n + 1.0) * k;
   case HOP_OP_TRMM:
   case HOP_OP_TRSM: return fma * m * n * (k + 1.0) / 2.0;
+  case HOP_OP_GEMM_BATCH: {
+    double sum = 0.0;
+    for (size_t i = 0; i < g->batch->groups; i++) {
+      const struct hop_batch_group *gr = &g->batch->group[i];
+      if (gr->count > 0)
+        sum += (double)gr->count * (double)gr->m * (double)gr->n * (double)gr->k;
+    }
+    return fma * sum;
+  }
   case HOP_OP_COUNT: break;
   }
   return 0.0;
@@ -31,7 +40,8 @@ void hop_call_rows(const struct hop_call *g, int64_t j, int64_t *lo, int64_t *hi
   case HOP_OP_SYMM:
   case HOP_OP_HEMM:
   case HOP_OP_TRMM:
-  case HOP_OP_TRSM: return;
+  case HOP_OP_TRSM:
+  case HOP_OP_GEMM_BATCH: return; /* its problems are GEMMs (hop_batch_member) */
   case HOP_OP_GEMMT:
   case HOP_OP_SYRK:
   case HOP_OP_HERK:
@@ -79,12 +89,16 @@ bool hop_call_reads_c(const struct hop_call *g)
   case HOP_OP_SYR2K:
   case HOP_OP_HER2K:
   case HOP_OP_GEMMT: return !hop_scalar_is_zero(g->beta);
+  case HOP_OP_GEMM_BATCH: /* each problem's beta: hop_batch_member */
   case HOP_OP_COUNT: break;
   }
   return true;
 }
 
-bool hop_call_trivial(const struct hop_call *g) { return hop_scalar_is_zero(g->alpha) || g->k == 0; }
+bool hop_call_trivial(const struct hop_call *g)
+{
+  return g->op != HOP_OP_GEMM_BATCH && (hop_scalar_is_zero(g->alpha) || g->k == 0);
+}
 
 void hop_call_scale_c(const struct hop_call *g)
 {
@@ -113,7 +127,8 @@ void hop_call_letters(const struct hop_call *g, char *side, char *uplo, char *di
 {
   *side = *uplo = *diag = '-';
   switch (g->op) {
-  case HOP_OP_GEMM: return;
+  case HOP_OP_GEMM:
+  case HOP_OP_GEMM_BATCH: return;
   case HOP_OP_TRMM:
   case HOP_OP_TRSM: *diag = g->unit_diag ? 'U' : 'N'; /* fall through */
   case HOP_OP_SYMM:

@@ -16,9 +16,7 @@
  * same way (the 3M method saves a quarter of the products but loosens the
  * bound; it is not used). */
 #include <limits.h>
-#include <pthread.h>
 #include <stdlib.h>
-#include <unistd.h>
 
 #include "hop.h"
 
@@ -125,52 +123,33 @@ static void combine(const struct hop_call *g, bool dbl, const struct planes *p, 
 
 /* The host's passes over the planes, on the cores: a large call's planes
  * take as long to write as the device takes to multiply them.  Columns are
- * shared out; a thread that cannot be started leaves its share to this one. */
+ * shared out (core/parallel.c). */
 enum pass { PASS_A, PASS_B, PASS_COMBINE };
-struct share {
+struct pass_args {
   const struct hop_call *g;
   const struct planes *p;
   bool dbl;
   enum pass pass;
-  int64_t j0, j1;
 };
 
-static void *run_share(void *arg)
+static void run_columns(void *arg, int64_t j0, int64_t j1)
 {
-  const struct share *s = arg;
+  const struct pass_args *s = arg;
   switch (s->pass) {
-  case PASS_A: write_a(s->g, s->dbl, s->p, s->j0, s->j1); break;
-  case PASS_B: write_b(s->g, s->dbl, s->p, s->j0, s->j1); break;
-  case PASS_COMBINE: combine(s->g, s->dbl, s->p, s->j0, s->j1); break;
+  case PASS_A: write_a(s->g, s->dbl, s->p, j0, j1); break;
+  case PASS_B: write_b(s->g, s->dbl, s->p, j0, j1); break;
+  case PASS_COMBINE: combine(s->g, s->dbl, s->p, j0, j1); break;
   }
-  return NULL;
 }
 
-enum { MAX_THREADS = 16, ELEMENTS_PER_THREAD = 1 << 18 };
+enum { ELEMENTS_PER_THREAD = 1 << 18 };
 
 static void in_parallel(const struct hop_call *g, bool dbl, const struct planes *p, enum pass pass,
                         int64_t cols, size_t per_col)
 {
-  long cores = sysconf(_SC_NPROCESSORS_ONLN);
-  size_t want = (size_t)cols * per_col / ELEMENTS_PER_THREAD;
-  int t = (int)(want < 1 ? 1 : want > MAX_THREADS ? MAX_THREADS : want);
-  t = cores > 0 && t > cores ? (int)cores : t;
-  t = t > cols ? (cols > 0 ? (int)cols : 1) : t;
-  struct share sh[MAX_THREADS];
-  pthread_t tid[MAX_THREADS];
-  bool started[MAX_THREADS] = {false};
-  for (int i = 0; i < t; i++) {
-    sh[i] = (struct share){g, p, dbl, pass, cols * i / t, cols * (i + 1) / t};
-    if (i > 0)
-      started[i] = pthread_create(&tid[i], NULL, run_share, &sh[i]) == 0;
-  }
-  run_share(&sh[0]);
-  for (int i = 1; i < t; i++) {
-    if (started[i])
-      pthread_join(tid[i], NULL);
-    else
-      run_share(&sh[i]);
-  }
+  struct pass_args args = {g, p, dbl, pass};
+  int t = hop_parallel_threads((double)cols * (double)per_col, ELEMENTS_PER_THREAD, cols);
+  hop_parallel(t, cols, run_columns, &args);
 }
 
 enum hop_status hop_complex_by_real(const struct hop_call *g,

@@ -46,6 +46,7 @@ const char *hop_op_name(enum hop_op op)
   case HOP_OP_TRMM: return "trmm";
   case HOP_OP_TRSM: return "trsm";
   case HOP_OP_GEMMT: return "gemmt";
+  case HOP_OP_GEMM_BATCH: return "gemm_batch";
   case HOP_OP_COUNT: break;
   }
   return "?";

@@ -1,5 +1,7 @@
 /* The one entry of core/: trivial cases, re-entry, routing, the trace. */
 #include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "hop.h"
@@ -44,12 +46,69 @@ static double now_seconds(void)
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+enum { LOCAL_GROUPS = 16 };
+
+/* A batch: as for one GEMM, core/ handles the trivial problems itself,
+ * group by group: alpha == 0 or k == 0 is C = beta C (A and B never read,
+ * C never read when beta == 0), netlib's quick return leaves C alone; the
+ * other groups go to one engine as one call, which runs every problem.
+ * res NULL: a re-entrant call, whose rest goes to the fallback unrouted. */
+static void batch_run(const struct hop_call *g, struct hop_route_result *res)
+{
+  const struct hop_batch *b = g->batch;
+  struct hop_batch_group local[LOCAL_GROUPS];
+  struct hop_batch_group *rest = b->groups <= LOCAL_GROUPS ? local : malloc(b->groups * sizeof *rest);
+  size_t kept = 0;
+  int64_t scaled = 0, left = 0;
+  for (size_t i = 0; i < b->groups; i++) {
+    const struct hop_batch_group *gr = &b->group[i];
+    bool trivial = hop_scalar_is_zero(gr->alpha) || gr->k == 0;
+    if (gr->count <= 0 || gr->m == 0 || gr->n == 0 ||
+        (trivial && gr->beta.re == 1.0 && gr->beta.im == 0.0)) {
+      left += gr->count > 0 ? gr->count : 0;
+      continue;
+    }
+    if (trivial || rest == NULL) { /* without memory for the list, each problem on its own */
+      for (int64_t p = 0; p < gr->count; p++) {
+        struct hop_call m = hop_batch_member(g, gr, p);
+        if (trivial)
+          hop_call_scale_c(&m);
+        else
+          hop_fallback_run(&m);
+      }
+      scaled += trivial ? gr->count : 0;
+      continue;
+    }
+    rest[kept++] = *gr;
+  }
+  if (kept > 0) {
+    struct hop_batch routed = {kept, rest};
+    struct hop_call call = hop_batch_call(g->dtype, g->symbol, g->row_major, &routed);
+    if (res != NULL)
+      hop_route_run(&call, res);
+    else
+      hop_fallback_run(&call);
+  }
+  if (res != NULL && res->explain) {
+    size_t used = strlen(res->why);
+    snprintf(res->why + used, sizeof res->why - used,
+             "%s%" PRId64 " problems in %zu groups; %" PRId64 " C = beta*C in core, %" PRId64
+             " left alone", used ? "; " : "", hop_batch_count(b), b->groups, scaled, left);
+  }
+  if (rest != local)
+    free(rest);
+}
+
 void hop_call_run(const struct hop_call *g)
 {
+  bool batch = g->op == HOP_OP_GEMM_BATCH; /* trivial group by group (batch_run) */
   bool trivial = hop_call_trivial(g);
   /* A real BLAS calling back into our exported names: straight to the CPU. */
   if (hop_reentry_depth() > 0 && !trivial) {
-    hop_fallback_run(g);
+    if (batch)
+      batch_run(g, NULL);
+    else
+      hop_fallback_run(g);
     return;
   }
   const struct hop_config *cfg = hop_config();
@@ -68,6 +127,8 @@ void hop_call_run(const struct hop_call *g)
       snprintf(res.why, sizeof res.why, "%s",
                g->op == HOP_OP_TRMM || g->op == HOP_OP_TRSM ? "alpha == 0: B = 0"
                                                             : "alpha == 0 or k == 0: C = beta*C");
+  } else if (batch) {
+    batch_run(g, &res);
   } else {
     hop_route_run(g, &res);
   }

@@ -54,7 +54,8 @@ void hop_dtype_store(enum hop_dtype dt, void *c, size_t at, struct hop_scalar v)
 static inline bool hop_scalar_is_zero(struct hop_scalar s) { return s.re == 0.0 && s.im == 0.0; }
 
 /* The operations; each engine declares which it takes in which dtypes.
- * HEMM, HERK and HER2K are complex only (the entry points make no others). */
+ * HEMM, HERK and HER2K are complex only (the entry points make no others).
+ * GEMM_BATCH is many GEMMs in one call (struct hop_batch). */
 enum hop_op {
   HOP_OP_GEMM,
   HOP_OP_SYMM,
@@ -66,9 +67,10 @@ enum hop_op {
   HOP_OP_TRMM,
   HOP_OP_TRSM,
   HOP_OP_GEMMT,
+  HOP_OP_GEMM_BATCH,
   HOP_OP_COUNT
 };
-const char *hop_op_name(enum hop_op op); /* "gemm", "symm", ... */
+const char *hop_op_name(enum hop_op op); /* "gemm", "symm", ..., "gemm_batch" */
 
 /* op(X), as bits: transposed, conjugated.  C is the conjugate transpose;
  * R conjugates without transposing (OpenBLAS's extension, 'R' and
@@ -107,7 +109,9 @@ struct hop_planes;
  *           B m x n given as c/ldc (read and written; b is NULL), k = m or n,
  *           beta unused; TRSM solves op(A) X = alpha B (X op(A) = alpha B).
  *   GEMMT   GEMM on the upper (or lower) triangle of a square C (m == n):
- *           the other triangle is never written. */
+ *           the other triangle is never written.
+ *   GEMM_BATCH  many GEMMs (batch, below). */
+struct hop_batch;
 struct hop_call {
   enum hop_op op;
   enum hop_dtype dtype;
@@ -129,8 +133,41 @@ struct hop_call {
    * and the operands are the views here.  Only an engine that asked for
    * views (hop_complex_by_real) is handed such a call. */
   const struct hop_planes *planes;
+  /* HOP_OP_GEMM_BATCH: the problems (core/batch.c).  m, n, k and the lds
+   * are then the largest of its groups', alpha and beta unused, a, b, c
+   * NULL: an engine reaches the problems through hop_batch_member. */
+  const struct hop_batch *batch;
 };
 
+/* ---- batched GEMM (core/batch.c) -----------------------------------------
+ * A batch is groups of problems of one shape each (cblas_?gemm_batch's
+ * groups; a strided batch is one group), column-major: the entry point has
+ * swapped a row-major caller's A and B, m and n and transposes, as for GEMM. */
+struct hop_batch_group {
+  enum hop_trans ta, tb;
+  int64_t m, n, k, lda, ldb, ldc;
+  struct hop_scalar alpha, beta;
+  int64_t count;
+  /* Problem p's operands: a[p], b[p], c[p] (pointer arrays), or where a is
+   * NULL a0, b0, c0 advanced by p times the strides (in elements). */
+  const void *const *a, *const *b;
+  void *const *c;
+  const void *a0, *b0;
+  void *c0;
+  int64_t stride_a, stride_b, stride_c;
+};
+struct hop_batch {
+  size_t groups;
+  const struct hop_batch_group *group;
+};
+/* Problem p of group gr of batch call g, as a GEMM call. */
+struct hop_call hop_batch_member(const struct hop_call *g, const struct hop_batch_group *gr,
+                                 int64_t p);
+/* The batch call of groups b (its m, n, k and lds the largest of theirs). */
+struct hop_call hop_batch_call(enum hop_dtype dt, const char *symbol, bool row_major,
+                               const struct hop_batch *b);
+/* Problems in all groups. */
+int64_t hop_batch_count(const struct hop_batch *b);
 /* The largest of m, n, k, lda, ldb and ldc: what an engine must hold. */
 int64_t hop_call_max_dim(const struct hop_call *g);
 
@@ -152,7 +189,8 @@ bool hop_call_real_diagonal(const struct hop_call *g);
 bool hop_call_reads_c(const struct hop_call *g);
 /* Nothing to multiply (alpha == 0, or k == 0): core/ finishes the call
  * without reading A or B: C = beta C on what the call owns (TRMM, TRSM:
- * B = 0), and C not read when beta == 0. */
+ * B = 0), and C not read when beta == 0.  A batch is never trivial as a
+ * whole: core/gemm.c finishes its trivial groups, a problem at a time. */
 bool hop_call_trivial(const struct hop_call *g);
 void hop_call_scale_c(const struct hop_call *g);
 /* 'L'/'R', 'U'/'L', 'U'/'N' of the call, '-' where the operation has none. */
@@ -543,6 +581,16 @@ void hop_plane_view_write(const struct hop_plane_view *v, const void *src, int64
 /* Finish the rows x cols tile of C' at (i0, j0) of a view call on the CPU. */
 bool hop_planes_fallback(const struct hop_call *real, int64_t i0, int64_t j0, int64_t rows,
                          int64_t cols);
+
+/* ---- host work over threads (core/parallel.c) ---------------------------
+ * fn(arg, lo, hi) over [0, items) in `threads` consecutive shares, each on a
+ * thread started for it but the first, which the caller's thread runs (as
+ * it does a share whose thread could not start).  hop_parallel_threads: how
+ * many threads `work` units are worth at `per_thread` each (at most the
+ * cores, 16 and items). */
+typedef void hop_share_fn(void *arg, int64_t lo, int64_t hi);
+void hop_parallel(int threads, int64_t items, hop_share_fn *fn, void *arg);
+int hop_parallel_threads(double work, double per_thread, int64_t items);
 
 /* ---- half precision (core/half.c) -------------------------------------- */
 float hop_half_to_float(uint16_t h);

@@ -72,6 +72,15 @@ bool hop_subnormal_inputs(const struct hop_call *g)
   float_parts(g->dtype, &ab, &c);
   if (ab + c == 0)
     return false;
+  if (g->op == HOP_OP_GEMM_BATCH) { /* any problem's */
+    for (size_t i = 0; i < g->batch->groups; i++)
+      for (int64_t p = 0; p < g->batch->group[i].count; p++) {
+        struct hop_call m = hop_batch_member(g, &g->batch->group[i], p);
+        if (hop_subnormal_inputs(&m))
+          return true;
+      }
+    return false;
+  }
   if (scalar_subnormal(g->alpha) || scalar_subnormal(g->beta))
     return true;
   bool ta = hop_transposed(g->ta), tb = hop_transposed(g->tb); /* 'R' is not transposed */

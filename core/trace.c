@@ -394,6 +394,7 @@ static struct hop_trace_call caller_view(const struct hop_call *g)
   bool swap = g->row_major;
   switch (g->op) {
   case HOP_OP_GEMM:
+  case HOP_OP_GEMM_BATCH: /* its first group's shape and transposes (hop_batch_call) */
     c.transb = hop_trans_letter(g->tb);
     if (swap)
       c.transa = hop_trans_letter(g->tb), c.transb = hop_trans_letter(g->ta);

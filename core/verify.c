@@ -34,21 +34,51 @@ static enum hop_dtype bound_dtype(enum hop_dtype dt)
   return HOP_DTYPE_S;
 }
 
+/* Bytes of C's m x n elements a snapshot keeps: none where the call does
+ * not read C (it is write-only then). */
+static size_t snapshot_bytes(const struct hop_call *g)
+{
+  return hop_call_reads_c(g) ? (size_t)g->m * (size_t)g->n * hop_dtype_c_size(g->dtype) : 0;
+}
+
+static void snapshot(const struct hop_call *g, void *dst)
+{
+  size_t es = hop_dtype_c_size(g->dtype);
+  for (int64_t j = 0; j < g->n; j++)
+    memcpy((char *)dst + (size_t)j * g->m * es, (const char *)g->c + hop_at(0, j, g->ldc) * es,
+           (size_t)g->m * es);
+}
+
+/* A batch's snapshot holds its problems' in turn. */
 bool hop_verify_begin(const struct hop_call *g, struct hop_verify_snapshot *snap)
 {
   memset(snap, 0, sizeof *snap);
   if (hop_config()->verify == HOP_VERIFY_OFF)
     return true;
   snap->active = true;
-  if (!hop_call_reads_c(g))
+  bool batch = g->op == HOP_OP_GEMM_BATCH;
+  size_t bytes = batch ? 0 : snapshot_bytes(g);
+  for (size_t gi = 0; batch && gi < g->batch->groups; gi++)
+    for (int64_t p = 0; p < g->batch->group[gi].count; p++) {
+      struct hop_call m = hop_batch_member(g, &g->batch->group[gi], p);
+      bytes += snapshot_bytes(&m);
+    }
+  if (bytes == 0)
     return true; /* C is write-only: nothing to keep */
-  size_t es = hop_dtype_c_size(g->dtype);
-  snap->c = malloc((size_t)g->m * (size_t)g->n * es);
+  snap->c = malloc(bytes);
   if (snap->c == NULL)
     return false;
-  for (int64_t j = 0; j < g->n; j++)
-    memcpy((char *)snap->c + (size_t)j * g->m * es, (const char *)g->c + hop_at(0, j, g->ldc) * es,
-           (size_t)g->m * es);
+  if (!batch) {
+    snapshot(g, snap->c);
+    return true;
+  }
+  char *at = snap->c;
+  for (size_t gi = 0; gi < g->batch->groups; gi++)
+    for (int64_t p = 0; p < g->batch->group[gi].count; p++) {
+      struct hop_call m = hop_batch_member(g, &g->batch->group[gi], p);
+      snapshot(&m, at);
+      at += snapshot_bytes(&m);
+    }
   return true;
 }
 
@@ -144,20 +174,18 @@ static void judge_result(const struct hop_call *g, const void *c0, const void *r
   }
 }
 
-const char *hop_verify_end(const struct hop_call *g, struct hop_verify_snapshot *snap)
+/* Check one call (a batch's problem: quiet, no line when it matches)
+ * against OpenBLAS; c0 its snapshot, NULL where it does not read C. */
+static const char *check_one(const struct hop_call *g, const void *c0, bool quiet)
 {
-  if (g == NULL || !snap->active) {
-    free(snap->c);
-    return NULL;
-  }
   const struct hop_config *cfg = hop_config();
   size_t es = hop_dtype_c_size(g->dtype), mn = (size_t)g->m * (size_t)g->n;
   bool solve = g->op == HOP_OP_TRSM;
   /* The terms of trsm's residual hold the solution; of trmm's products, B as it was. */
   int64_t kk;
-  void *terms = hop_verify_terms(g, bound_dtype(g->dtype), solve ? g->c : snap->c,
+  void *terms = hop_verify_terms(g, bound_dtype(g->dtype), solve ? g->c : c0,
                                  solve ? g->ldc : g->m, &kk);
-  void *ref = terms == NULL ? NULL : snap->c != NULL ? copy_c(g, snap->c, g->m) : malloc(mn * es);
+  void *ref = terms == NULL ? NULL : c0 != NULL ? copy_c(g, c0, g->m) : malloc(mn * es);
   struct judged jd = {0};
   bool judged = false;
   if (ref != NULL) {
@@ -166,18 +194,19 @@ const char *hop_verify_end(const struct hop_call *g, struct hop_verify_snapshot 
     r.ldc = g->m;
     hop_fallback_run(&r);
     if (solve)
-      judged = judge_residual(g, snap->c, terms, &jd);
+      judged = judge_residual(g, c0, terms, &jd);
     else
-      judge_result(g, snap->c, ref, terms, kk, &jd), judged = true;
+      judge_result(g, c0, ref, terms, kk, &jd), judged = true;
   }
   if (!judged) {
     hop_log(1, "verify: no memory to check %s %" PRId64 "x%" PRId64 "x%" PRId64 "; skipped", g->symbol, g->m, g->n, g->k);
-    free(ref), free(terms), free(snap->c);
+    free(ref), free(terms);
     return "skipped";
   }
   const char *verdict = "ok";
   if (jd.bad == 0) {
-    hop_log(2, "verify: %s %" PRId64 "x%" PRId64 "x%" PRId64 " matches OpenBLAS", g->symbol, g->m, g->n, g->k);
+    if (!quiet)
+      hop_log(2, "verify: %s %" PRId64 "x%" PRId64 "x%" PRId64 " matches OpenBLAS", g->symbol, g->m, g->n, g->k);
   } else {
     bool replace = cfg->verify == HOP_VERIFY_FALLBACK;
     hop_log(1, "verify: %s %" PRId64 "x%" PRId64 "x%" PRId64 ": %zu of %zu elements out of tolerance, max error %.3g at (%zu,%zu)%s",
@@ -194,6 +223,40 @@ const char *hop_verify_end(const struct hop_call *g, struct hop_verify_snapshot 
       verdict = "replaced";
     }
   }
-  free(ref), free(terms), free(snap->c);
+  free(ref), free(terms);
+  return verdict;
+}
+
+/* The worse of two verdicts: bad, replaced, skipped, ok. */
+static const char *worse(const char *x, const char *y)
+{
+  static const char *const order[] = {"ok", "skipped", "replaced", "bad"};
+  int rx = 0, ry = 0;
+  for (int i = 0; i < 4; i++)
+    rx = strcmp(x, order[i]) == 0 ? i : rx, ry = strcmp(y, order[i]) == 0 ? i : ry;
+  return order[rx > ry ? rx : ry];
+}
+
+const char *hop_verify_end(const struct hop_call *g, struct hop_verify_snapshot *snap)
+{
+  if (g == NULL || !snap->active) {
+    free(snap->c);
+    return NULL;
+  }
+  const char *verdict = "ok";
+  if (g->op != HOP_OP_GEMM_BATCH) {
+    verdict = check_one(g, snap->c, false);
+  } else {
+    const char *at = snap->c;
+    int64_t problems = 0;
+    for (size_t gi = 0; gi < g->batch->groups; gi++)
+      for (int64_t p = 0; p < g->batch->group[gi].count; p++, problems++) {
+        struct hop_call m = hop_batch_member(g, &g->batch->group[gi], p);
+        verdict = worse(verdict, check_one(&m, hop_call_reads_c(&m) ? at : NULL, true));
+        at += snapshot_bytes(&m);
+      }
+    hop_log(2, "verify: %s, %" PRId64 " problems: %s", g->symbol, problems, verdict);
+  }
+  free(snap->c);
   return verdict;
 }

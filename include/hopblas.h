@@ -88,6 +88,44 @@ void zgemmtr_(const char *uplo, const char *transa, const char *transb, const in
               const void *alpha, const void *a, const int *lda, const void *b, const int *ldb,
               const void *beta, void *c, const int *ldc);
 
+/* Batched GEMM, MKL's and OpenBLAS 0.3.27's group API: group i holds group_size[i]
+ * problems of one shape (m[i], n[i], k[i]), transposes, scalars (alpha[i], beta[i];
+ * complex ones as (re, im) pairs) and leading dimensions; their operands are the next
+ * group_size[i] entries of a, b and c. */
+void cblas_sgemm_batch(int layout, const int *transa, const int *transb, const int *m,
+                       const int *n, const int *k, const float *alpha, const float **a,
+                       const int *lda, const float **b, const int *ldb, const float *beta,
+                       float **c, const int *ldc, int group_count, const int *group_size);
+void cblas_dgemm_batch(int layout, const int *transa, const int *transb, const int *m,
+                       const int *n, const int *k, const double *alpha, const double **a,
+                       const int *lda, const double **b, const int *ldb, const double *beta,
+                       double **c, const int *ldc, int group_count, const int *group_size);
+void cblas_cgemm_batch(int layout, const int *transa, const int *transb, const int *m,
+                       const int *n, const int *k, const void *alpha, const void **a,
+                       const int *lda, const void **b, const int *ldb, const void *beta,
+                       void **c, const int *ldc, int group_count, const int *group_size);
+void cblas_zgemm_batch(int layout, const int *transa, const int *transb, const int *m,
+                       const int *n, const int *k, const void *alpha, const void **a,
+                       const int *lda, const void **b, const int *ldb, const void *beta,
+                       void **c, const int *ldc, int group_count, const int *group_size);
+/* count problems of one shape, problem p's operands at a + p stride_a, ... (elements). */
+void cblas_sgemm_batch_strided(int layout, int transa, int transb, int m, int n, int k,
+                               float alpha, const float *a, int lda, int stride_a, const float *b,
+                               int ldb, int stride_b, float beta, float *c, int ldc, int stride_c,
+                               int count);
+void cblas_dgemm_batch_strided(int layout, int transa, int transb, int m, int n, int k,
+                               double alpha, const double *a, int lda, int stride_a,
+                               const double *b, int ldb, int stride_b, double beta, double *c,
+                               int ldc, int stride_c, int count);
+void cblas_cgemm_batch_strided(int layout, int transa, int transb, int m, int n, int k,
+                               const void *alpha, const void *a, int lda, int stride_a,
+                               const void *b, int ldb, int stride_b, const void *beta, void *c,
+                               int ldc, int stride_c, int count);
+void cblas_zgemm_batch_strided(int layout, int transa, int transb, int m, int n, int k,
+                               const void *alpha, const void *a, int lda, int stride_a,
+                               const void *b, int ldb, int stride_b, const void *beta, void *c,
+                               int ldc, int stride_c, int count);
+
 /* "hopblas X.Y.Z" */
 const char *hopblas_version(void);
 

@@ -239,8 +239,8 @@ hop_engine_dtypes() { # ENGINE [OPENCL_FAMILY]: the image families have no doubl
 # The Level-3 routines of a precision: every one for d, s; Hermitian ones for c, z too.
 hop_routines() {
   case $1 in
-  s | d) echo gemm symm syrk syr2k trmm trsm gemmt ;;
-  c | z) echo gemm symm hemm syrk herk syr2k her2k trmm trsm gemmt ;;
+  s | d) echo gemm symm syrk syr2k trmm trsm gemmt gemm_batch ;;
+  c | z) echo gemm symm hemm syrk herk syr2k her2k trmm trsm gemmt gemm_batch ;;
   *) echo gemm ;;
   esac
 }

@@ -36,6 +36,7 @@ static bool has(enum hop_op op, enum hop_dtype dt)
   case HOP_OP_HER2K: return cx;
   case HOP_OP_GEMM:
   case HOP_OP_GEMMT: /* cpu.c and gemmt.c */
+  case HOP_OP_GEMM_BATCH: /* batch.c */
   case HOP_OP_COUNT: break;
   }
   return false;
@@ -112,6 +113,7 @@ void hop_cpu_l3(const struct hop_cpu_state *st, const struct hop_call *g)
     return;
   case HOP_OP_GEMM:
   case HOP_OP_GEMMT: /* cpu.c and gemmt.c */
+  case HOP_OP_GEMM_BATCH: /* batch.c */
   case HOP_OP_COUNT: break;
   }
   hop_ref_l3(g);

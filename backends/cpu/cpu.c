@@ -193,6 +193,7 @@ static enum hop_status cpu_run(void *state, const struct hop_call *g)
   case HOP_OP_HER2K:
   case HOP_OP_TRMM:
   case HOP_OP_TRSM: hop_cpu_l3(st, g); return HOP_OK;
+  case HOP_OP_GEMM_BATCH: hop_cpu_gemm_batch(st, g); return HOP_OK;
   case HOP_OP_COUNT: break;
   }
   return HOP_DECLINED;
@@ -350,7 +351,7 @@ const struct hop_backend hop_backend_cpu = {
             [HOP_OP_SYMM] = HOP_CPU_SDCZ, [HOP_OP_HEMM] = HOP_CPU_CZ, [HOP_OP_SYRK] = HOP_CPU_SDCZ,
             [HOP_OP_HERK] = HOP_CPU_CZ, [HOP_OP_SYR2K] = HOP_CPU_SDCZ, [HOP_OP_HER2K] = HOP_CPU_CZ,
             [HOP_OP_TRMM] = HOP_CPU_SDCZ, [HOP_OP_TRSM] = HOP_CPU_SDCZ,
-            [HOP_OP_GEMMT] = HOP_CPU_SDCZ},
+            [HOP_OP_GEMMT] = HOP_CPU_SDCZ, [HOP_OP_GEMM_BATCH] = HOP_CPU_SDCZ},
   /* GEMM sliced to the BLAS's ints (hop_cpu_gemm_sliced); the other
    * operations past them on the reference (blas_l3.c). */
   .max_dim = INT64_MAX,

@@ -86,6 +86,8 @@ void hop_cpu_l3_load(struct hop_cpu_state *st, void *handle);
 void hop_cpu_l3(const struct hop_cpu_state *st, const struct hop_call *g);
 /* Any operation, GEMM's too; for d, c, z GEMM it is hop_ref_gemm_wide. */
 void hop_ref_l3(const struct hop_call *g);
+/* A batch (s, d, c, z): each problem through hop_cpu_gemm_sliced (batch.c). */
+void hop_cpu_gemm_batch(const struct hop_cpu_state *st, const struct hop_call *g);
 
 /* hgemm and shgemm through float panels (bounded memory). */
 enum hop_status hop_cpu_half_gemm(const struct hop_cpu_state *st, const struct hop_call *g);

@@ -246,6 +246,7 @@ void hop_ref_l3(const struct hop_call *g)
   case HOP_OP_TRMM: ref_trmm(g); return;
   case HOP_OP_TRSM: ref_trsm(g); return;
   case HOP_OP_GEMM: hop_ref_gemm_wide(g); return;
+  case HOP_OP_GEMM_BATCH: /* batch.c: its problems one by one */
   case HOP_OP_COUNT: return;
   }
 }

@@ -162,7 +162,8 @@ static enum hop_ocl_part call_part(const struct hop_call *g)
   case HOP_OP_SYMM: /* these four reach the pipeline as the GEMMs they are made of */
   case HOP_OP_HEMM:
   case HOP_OP_TRMM:
-  case HOP_OP_TRSM: return HOP_OCL_ALL;
+  case HOP_OP_TRSM:
+  case HOP_OP_GEMM_BATCH: return HOP_OCL_ALL; /* not here: backends/opencl/batch.c */
   case HOP_OP_GEMMT:
   case HOP_OP_SYRK:
   case HOP_OP_HERK:

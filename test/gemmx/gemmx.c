@@ -144,7 +144,7 @@ bool gx_only_written(const struct ht_mat *x, bool (*keep)(const void *arg, int i
 /* ---- xerbla_: the library reports argument errors here ----------------------- */
 
 int gx_xerbla_calls, gx_xerbla_info;
-char gx_xerbla_name[16];
+char gx_xerbla_name[32];
 
 __attribute__((visibility("default"))) void xerbla_(const char *name, const int *info, size_t len)
 {
@@ -196,13 +196,17 @@ int main(int argc, char **argv)
 {
   struct gx_opts o;
   ht_crash_guard();
-  if (argc >= 2 && strcmp(argv[1], "errors") == 0) {
+  if (argc >= 3 && strcmp(argv[1], "big") == 0) {
+    gx_batch_big(atoi(argv[2]), argc >= 4 ? argv[3] : "");
+  } else if (argc >= 2 && strcmp(argv[1], "errors") == 0) {
     gx_errors();
   } else if (argc >= 2 && strcmp(argv[1], "gemmt") == 0 && parse(argc, argv, &o)) {
     gx_gemmt_cases(&o);
+  } else if (argc >= 2 && strcmp(argv[1], "batch") == 0 && parse(argc, argv, &o)) {
+    gx_batch_cases(&o);
   } else {
-    fprintf(stderr, "usage: gemmx gemmt [--dtypes s,d,c,z] [--max-dim N] [--quick] "
-                    "[--seed S] [--label TEXT]\n       gemmx errors\n");
+    fprintf(stderr, "usage: gemmx gemmt|batch [--dtypes s,d,c,z] [--max-dim N] [--quick] "
+                    "[--seed S] [--label TEXT]\n       gemmx errors\n       gemmx big COUNT [LABEL]\n");
     return 2;
   }
   return gx_done();

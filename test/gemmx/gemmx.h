@@ -3,8 +3,9 @@
  * whatever the environment selects; the .test scripts prove from the trace
  * which one ran.  Prints TAP.
  *
- *   gemmx gemmt [--dtypes s,d,c,z] [--max-dim N] [--quick] [--seed S] [--label TEXT]
- *   gemmx errors      the argument errors, through this program's own xerbla_
+ *   gemmx gemmt|batch [--dtypes s,d,c,z] [--max-dim N] [--quick] [--seed S] [--label TEXT]
+ *   gemmx errors      the argument errors of both, through this program's own xerbla_
+ *   gemmx big N [LABEL]  one batch of N sgemm of 64 x 64 x 64, every result checked
  */
 #ifndef GX_GEMMX_H
 #define GX_GEMMX_H
@@ -65,11 +66,13 @@ typedef void gx_f77_gemmt_fn(const char *, const char *, const char *, const int
                              const void *, void *, const int *);
 gx_f77_gemmt_fn *gx_f77_gemmt(enum ht_dtype dt, bool tr, bool bare);
 
-/* ---- the parts (gemmx_gemmt.c, gemmx_errors.c) ---------------------------- */
+/* ---- the parts (gemmx_gemmt.c, gemmx_batch.c, gemmx_errors.c) ------------ */
 void gx_gemmt_cases(const struct gx_opts *o);
+void gx_batch_cases(const struct gx_opts *o);
+void gx_batch_big(int count, const char *label);
 void gx_errors(void);
 
 extern int gx_xerbla_calls, gx_xerbla_info;
-extern char gx_xerbla_name[16];
+extern char gx_xerbla_name[32];
 
 #endif

@@ -14,6 +14,21 @@ static const char *const bad_name[B_COUNT] = {
   "order", "uplo", "transa", "transb", "n<0", "k<0", "lda", "ldb", "ldc", "n<0,lda",
   "n=0 with every ld 0", "lda=2 (enough in col-major only)", "nothing"};
 
+/* The report of the call just made: none (want < 0), or exactly one, of
+ * INFO want and routine name, and C untouched; false with why. */
+static bool report_ok(int want, const char *name, bool untouched, const char *what, char *why,
+                      size_t len)
+{
+  if (want < 0 ? gx_xerbla_calls == 0
+               : gx_xerbla_calls == 1 && gx_xerbla_info == want &&
+                   strcmp(gx_xerbla_name, name) == 0 && untouched)
+    return true;
+  snprintf(why, len, "%s: %d reports, INFO %d, name \"%s\"; expected INFO %d \"%s\"%s", what,
+           gx_xerbla_calls, gx_xerbla_info, gx_xerbla_name, want, name,
+           untouched ? "" : "; C was written");
+  return false;
+}
+
 /* Base call: n = 3, k = 2, op(A) = A^T (A is 2 x 3), op(B) = B (2 x 3):
  * column-major lda, ldb >= 2, row-major >= 3; ldc >= 3. */
 static int expected(enum bad b, bool row)
@@ -88,18 +103,113 @@ static void gemmt_errors(void)
             bool untouched = true;
             for (int i = 0; i < 64 && want >= 0; i++)
               untouched &= c[i] == -9999.75;
-            if (want < 0 ? gx_xerbla_calls != 0
-                         : gx_xerbla_calls != 1 || gx_xerbla_info != want ||
-                             strcmp(gx_xerbla_name, name) != 0 || !untouched) {
-              snprintf(why, sizeof why, "%s: %d reports, INFO %d, name \"%s\"; expected INFO %d "
-                       "\"%s\"%s", bad_name[b], gx_xerbla_calls, gx_xerbla_info, gx_xerbla_name,
-                       want, name, untouched ? "" : "; C was written");
-              ok = false;
-            }
+            ok = report_ok(want, name, untouched, bad_name[b], why, sizeof why);
           }
           gx_result(ok, "", "%s %s: every argument error numbered as OpenBLAS does, C untouched%s%s",
                     entry, fortran ? "" : row ? "row" : "col", ok ? "" : ": ", why);
         }
 }
 
-void gx_errors(void) { gemmt_errors(); }
+/* ---- batched GEMM ----------------------------------------------------------
+ * Each group is checked as GEMM is, OpenBLAS's numbers (a row-major call in
+ * the swapped problem's terms: transa 2, transb 1, m 4, n 3, lda 10, ldb 8);
+ * the bad argument is in the second of two groups, and the first group's C
+ * must stay untouched too: nothing is computed. */
+enum bbad { X_ORDER, X_TA, X_TB, X_M, X_N, X_K, X_LDA, X_LDB, X_LDC, X_NONE, X_COUNT };
+static const char *const bbad_name[X_COUNT] = {"order", "transa", "transb", "m<0", "n<0",
+                                               "k<0", "lda", "ldb", "ldc", "nothing"};
+
+static int batch_expected(enum bbad b, bool row)
+{
+  static const int col[X_COUNT] = {0, 1, 2, 3, 4, 5, 8, 10, 13, -1};
+  static const int swapped[X_COUNT] = {0, 2, 1, 4, 3, 5, 10, 8, 13, -1};
+  return row ? swapped[b] : col[b];
+}
+
+/* Group shape: m = 3, n = 4, k = 2, NN, every ld 5 (enough in both orders). */
+static void batch_call(enum ht_dtype dt, bool strided, enum bbad b, bool row, double *c0,
+                       double *c1)
+{
+  static const double one[4] = {1.0, 0.0, 1.0, 0.0}, zero[4] = {0.0, 0.0, 0.0, 0.0};
+  static const float onef[4] = {1, 0, 1, 0}, zerof[4] = {0, 0, 0, 0};
+  static double a[64], bm[64];
+  bool dbl = dt == HT_D || dt == HT_Z;
+  const void *al = dbl ? (const void *)one : onef, *be = dbl ? (const void *)zero : zerof;
+  int order = b == X_ORDER ? 999 : row ? HT_ROW : HT_COL;
+  int ta[2] = {HT_N, b == X_TA ? 999 : HT_N}, tb[2] = {HT_N, b == X_TB ? 999 : HT_N};
+  int m[2] = {3, b == X_M ? -1 : 3}, n[2] = {4, b == X_N ? -1 : 4}, k[2] = {2, b == X_K ? -1 : 2};
+  int lda[2] = {5, b == X_LDA ? 1 : 5}, ldb[2] = {5, b == X_LDB ? 1 : 5};
+  int ldc[2] = {5, b == X_LDC ? 2 : 5}, size[2] = {1, 1};
+  const void *pa[2] = {a, a}, *pb[2] = {bm, bm};
+  void *pc[2] = {c0, c1};
+  if (strided) { /* one group: the bad argument in it */
+    switch (dt) {
+    case HT_S:
+      cblas_sgemm_batch_strided(order, ta[1], tb[1], m[1], n[1], k[1], 1.0f, (float *)a, lda[1],
+                                0, (float *)bm, ldb[1], 0, 0.0f, (float *)c1, ldc[1], 0, 1);
+      break;
+    case HT_D:
+      cblas_dgemm_batch_strided(order, ta[1], tb[1], m[1], n[1], k[1], 1.0, a, lda[1], 0, bm,
+                                ldb[1], 0, 0.0, c1, ldc[1], 0, 1);
+      break;
+    case HT_C:
+      cblas_cgemm_batch_strided(order, ta[1], tb[1], m[1], n[1], k[1], al, a, lda[1], 0, bm,
+                                ldb[1], 0, be, c1, ldc[1], 0, 1);
+      break;
+    case HT_Z:
+      cblas_zgemm_batch_strided(order, ta[1], tb[1], m[1], n[1], k[1], al, a, lda[1], 0, bm,
+                                ldb[1], 0, be, c1, ldc[1], 0, 1);
+      break;
+    default: break;
+    }
+    return;
+  }
+  switch (dt) {
+  case HT_S:
+    cblas_sgemm_batch(order, ta, tb, m, n, k, onef, (const float **)pa, lda, (const float **)pb,
+                      ldb, zerof, (float **)pc, ldc, 2, size);
+    break;
+  case HT_D:
+    cblas_dgemm_batch(order, ta, tb, m, n, k, one, (const double **)pa, lda, (const double **)pb,
+                      ldb, zero, (double **)pc, ldc, 2, size);
+    break;
+  case HT_C: cblas_cgemm_batch(order, ta, tb, m, n, k, al, pa, lda, pb, ldb, be, pc, ldc, 2, size);
+    break;
+  case HT_Z: cblas_zgemm_batch(order, ta, tb, m, n, k, al, pa, lda, pb, ldb, be, pc, ldc, 2, size);
+    break;
+  default: break;
+  }
+}
+
+static void batch_errors(void)
+{
+  static const enum ht_dtype dts[] = {HT_S, HT_D, HT_C, HT_Z};
+  for (int d = 0; d < 4; d++)
+    for (int strided = 0; strided < 2; strided++)
+      for (int row = 0; row < 2; row++) {
+        char name[24], why[200] = "";
+        snprintf(name, sizeof name, "%cGEMM_BATCH%s", "SDCZ"[d], strided ? "_STRIDED " : " ");
+        bool ok = true;
+        for (int b = 0; b < X_COUNT && ok; b++) {
+          double c0[64], c1[64];
+          for (int i = 0; i < 64; i++)
+            c0[i] = c1[i] = -9999.75;
+          gx_xerbla_calls = 0;
+          batch_call(dts[d], strided, (enum bbad)b, row, c0, c1);
+          int want = batch_expected((enum bbad)b, row);
+          bool untouched = true;
+          for (int i = 0; i < 64 && want >= 0; i++)
+            untouched &= c0[i] == -9999.75 && c1[i] == -9999.75;
+          ok = report_ok(want, name, untouched, bbad_name[b], why, sizeof why);
+        }
+        gx_result(ok, "", "cblas_%cgemm_batch%s %s: every argument error numbered as OpenBLAS "
+                  "does, no problem computed%s%s", "sdcz"[d], strided ? "_strided" : "",
+                  row ? "row" : "col", ok ? "" : ": ", why);
+      }
+}
+
+void gx_errors(void)
+{
+  gemmt_errors();
+  batch_errors();
+}
