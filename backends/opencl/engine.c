@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "family.h"
+#include "level3.h"
 #include "tune.h"
 
 /* After this many failed calls in a row the device is treated as lost. */
@@ -121,6 +122,8 @@ static double ocl_predict(void *state, const struct hop_call *g)
   const struct hop_ocl_state *st = state;
   if (st->declines)
     return -1.0;
+  if (g->op != HOP_OP_GEMM && g->op != HOP_OP_GEMMT) /* the GEMMs they are built on */
+    return hop_ocl_level3_predict(st, g, ocl_predict);
   switch (g->dtype) {
   case HOP_DTYPE_C:
   case HOP_DTYPE_Z: {
@@ -173,7 +176,11 @@ static enum hop_status ocl_gemm(void *state, const struct hop_call *g)
   struct hop_ocl_state *st = state;
   pthread_mutex_lock(&st->lock);
   enum hop_status rc = HOP_DECLINED;
-  if (!st->off)
+  if (st->off)
+    rc = HOP_DECLINED;
+  else if (g->op != HOP_OP_GEMM && g->op != HOP_OP_GEMMT)
+    rc = hop_ocl_level3(st, g, run_real);
+  else
     rc = hop_dtype_info(g->dtype)->is_complex ? hop_complex_by_real(g, run_real, st, true)
                                                : run_real(st, g);
   if (st->failures >= MAX_FAILURES && !st->off) {
@@ -225,7 +232,13 @@ const struct hop_backend hop_backend_opencl = {
                             HOP_DTYPE_BIT(HOP_DTYPE_C) | HOP_DTYPE_BIT(HOP_DTYPE_Z) |
                             HOP_DTYPE_BIT(HOP_DTYPE_H) | HOP_DTYPE_BIT(HOP_DTYPE_SH),
             /* gemmt in real dtypes: launches over the triangle's slabs (family.c) */
-            [HOP_OP_GEMMT] = HOP_DTYPE_BIT(HOP_DTYPE_S) | HOP_DTYPE_BIT(HOP_DTYPE_D)},
+            [HOP_OP_GEMMT] = HOP_DTYPE_BIT(HOP_DTYPE_S) | HOP_DTYPE_BIT(HOP_DTYPE_D),
+            /* built on those GEMMs (level3.c); complex ones stay on the CPU */
+            [HOP_OP_SYMM] = HOP_DTYPE_BIT(HOP_DTYPE_S) | HOP_DTYPE_BIT(HOP_DTYPE_D),
+            [HOP_OP_SYRK] = HOP_DTYPE_BIT(HOP_DTYPE_S) | HOP_DTYPE_BIT(HOP_DTYPE_D),
+            [HOP_OP_SYR2K] = HOP_DTYPE_BIT(HOP_DTYPE_S) | HOP_DTYPE_BIT(HOP_DTYPE_D),
+            [HOP_OP_TRMM] = HOP_DTYPE_BIT(HOP_DTYPE_S) | HOP_DTYPE_BIT(HOP_DTYPE_D),
+            [HOP_OP_TRSM] = HOP_DTYPE_BIT(HOP_DTYPE_S) | HOP_DTYPE_BIT(HOP_DTYPE_D)},
   .max_dim = INT_MAX, /* int sizes in launches and packing */
   .fork_safe = false,
   .init = ocl_init,

@@ -1,0 +1,22 @@
+/* The OpenCL engine's Level-3 routines beside GEMM (level3.c,
+ * level3_tri.c), built on its GEMM path (engine.c's run, handed in). */
+#ifndef HOP_OCL_LEVEL3_H
+#define HOP_OCL_LEVEL3_H
+
+#include "ocl.h"
+
+/* One real GEMM or gemmt through the engine's whole path (parameters,
+ * program, pipeline): C final, or untouched with an error status. */
+typedef enum hop_status (*hop_ocl_run_fn)(void *st, const struct hop_call *g);
+
+/* symm, syrk, syr2k, trmm, trsm in s and d; anything else is declined. */
+enum hop_status hop_ocl_level3(struct hop_ocl_state *st, const struct hop_call *g,
+                               hop_ocl_run_fn run);
+/* trmm and trsm on resident operands (level3_tri.c). */
+enum hop_status hop_ocl_triangular(struct hop_ocl_state *st, const struct hop_call *g,
+                                   hop_ocl_run_fn run);
+/* Predicted seconds of such a call, from gemm's prediction of the GEMMs it runs. */
+double hop_ocl_level3_predict(const struct hop_ocl_state *st, const struct hop_call *g,
+                              double (*gemm)(void *st, const struct hop_call *g));
+
+#endif

@@ -1,0 +1,340 @@
+/* trmm and trsm on the OpenCL engine (s, d), blocked in slabs of NB rows
+ * (left) or columns (right) of B, with A and B uploaded once and resident
+ * on the device for the whole call; the off-diagonal work is the family's
+ * GEMM launches on them (buffer families; the image families decline).
+ *
+ * trmm: every slab's off-diagonal product alpha op(A)(I, L) B(L, :) is
+ * computed from B as it was, into a device C, in launches queued back to
+ * back; C comes back once, and the host adds each slab's diagonal block
+ * (the CPU's trmm of an NB x NB triangle) as it writes B.  Nothing is
+ * written before every launch and the read-back succeeded.
+ *
+ * trsm: slab by slab in the order the substitution needs, the host reads
+ * the slab (alpha B minus what the solved slabs took away), solves it with
+ * the CPU's trsm on its diagonal block, writes it into B (final) and back
+ * to the device, and the device takes it from the slabs still to solve:
+ * one GEMM launch, B(rest) = -op(A)(rest, I) X(I) + beta B(rest), beta
+ * alpha at the first step (which scales every unsolved row once), 1
+ * after.  A failure after a slab is final leaves the rest to the CPU:
+ * B(rest) = alpha B(rest) - op(A)(rest, done) X(done), then its trsm. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "family.h"
+#include "level3.h"
+#include "tune.h"
+
+struct tri {
+  struct hop_ocl_state *st;
+  const struct hop_call *g;
+  size_t e;
+  int64_t k; /* order of A; B is m x n */
+  int64_t nb;
+  bool left, op_upper;
+  cl_mem a, b, c; /* A (k x k, ld k), B (m x n, ld m), trmm's C (m x n, ld m) */
+  enum hop_ocl_kernel kernel;
+  cl_int err;
+};
+
+/* Slab s of the k slabs' dimension (rows of B on the left, columns on the right). */
+static int64_t slab_len(const struct tri *t, int64_t start) { return t->k - start < t->nb ? t->k - start : t->nb; }
+
+static cl_command_queue queue(const struct tri *t) { return t->st->q[HOP_OCL_Q_EXEC]; }
+
+/* The rows x cols block of B at (r0, c0): host (ld hld) to or from the
+ * device copy (ld m), blocking. */
+static bool move(struct tri *t, bool up, int64_t r0, int64_t c0, int64_t rows, int64_t cols,
+                 void *host, int64_t hld)
+{
+  if (t->err != CL_SUCCESS)
+    return false;
+  size_t e = t->e, m = (size_t)t->g->m;
+  size_t dev_origin[3] = {(size_t)r0 * e, (size_t)c0, 0}, host_origin[3] = {0, 0, 0};
+  size_t region[3] = {(size_t)rows * e, (size_t)cols, 1};
+  enum hop_ocl_fault_op f = up ? HOP_OCL_FAULT_UPLOAD : HOP_OCL_FAULT_READ;
+  if (hop_ocl_fault_hit(&t->st->fault, f))
+    t->err = CL_OUT_OF_RESOURCES;
+  else if (up)
+    t->err = clEnqueueWriteBufferRect(queue(t), t->b, CL_TRUE, dev_origin, host_origin, region,
+                                      m * e, 0, (size_t)hld * e, 0, host, 0, NULL, NULL);
+  else
+    t->err = clEnqueueReadBufferRect(queue(t), t->b, CL_TRUE, dev_origin, host_origin, region,
+                                     m * e, 0, (size_t)hld * e, 0, host, 0, NULL, NULL);
+  return t->err == CL_SUCCESS;
+}
+
+/* Device offset of op(A)(i0, l0) and whether the launch transposes. */
+static cl_ulong opa_at(const struct tri *t, int64_t i0, int64_t l0, bool *ta)
+{
+  *ta = hop_transposed(t->g->ta);
+  return *ta ? (cl_ulong)l0 + (cl_ulong)i0 * (cl_ulong)t->k : (cl_ulong)i0 + (cl_ulong)l0 * (cl_ulong)t->k;
+}
+
+/* Left: out(I, :) = alpha op(A)(I, L) B(L, :) + beta out(I, :), I = [i0, i0 + ni),
+ * L = [l0, l0 + nl).  Right: out(:, I) = alpha B(:, L) op(A)(L, I) + beta out(:, I). */
+static bool launch(struct tri *t, cl_mem out, int64_t i0, int64_t ni, int64_t l0, int64_t nl,
+                   double alpha, double beta)
+{
+  if (t->err != CL_SUCCESS || ni == 0 || nl == 0)
+    return t->err == CL_SUCCESS;
+  const struct hop_call *g = t->g;
+  int m = (int)g->m, n = (int)g->n;
+  struct hop_ocl_launch l = {.kernel = t->kernel, .alpha = (float)alpha, .beta = (float)beta,
+                             .alpha_d = alpha, .beta_d = beta, .cin = out, .cout = out,
+                             .ldcin = m, .ldcout = m};
+  bool ta;
+  if (t->left) {
+    l.m = (int)ni, l.n = n, l.k = (int)nl;
+    l.a = t->a, l.a_off = opa_at(t, i0, l0, &ta), l.ta = ta, l.lda = (int)t->k;
+    l.b = t->b, l.b_off = (cl_ulong)l0, l.ldb = m;
+    l.cin_off = l.cout_off = (cl_ulong)i0;
+  } else {
+    l.m = m, l.n = (int)ni, l.k = (int)nl;
+    l.a = t->b, l.a_off = (cl_ulong)l0 * (cl_ulong)m, l.lda = m;
+    l.b = t->a, l.b_off = opa_at(t, l0, i0, &ta), l.tb = ta, l.ldb = (int)t->k;
+    l.cin_off = l.cout_off = (cl_ulong)i0 * (cl_ulong)m;
+  }
+  cl_event done = NULL;
+  t->err = hop_ocl_family_launch(t->st, &l, 0, NULL, &done);
+  if (done != NULL)
+    clReleaseEvent(done);
+  return t->err == CL_SUCCESS;
+}
+
+/* The CPU's call on one slab of the caller's B (or of a host copy of it). */
+static struct hop_call slab_call(const struct tri *t, enum hop_op op, int64_t s0, int64_t len,
+                                 void *b, int64_t ldb, struct hop_scalar alpha)
+{
+  const struct hop_call *g = t->g;
+  struct hop_call c = *g;
+  c.op = op, c.alpha = alpha, c.k = len, c.c = b, c.ldc = ldb;
+  c.a = (const unsigned char *)g->a + hop_at(s0, s0, g->lda) * t->e;
+  if (t->left)
+    c.m = len;
+  else
+    c.n = len;
+  return c;
+}
+
+/* Pointer to B(r, c) of the caller. */
+static unsigned char *b_at(const struct tri *t, int64_t r, int64_t c)
+{
+  return (unsigned char *)t->g->c + hop_at(r, c, t->g->ldc) * t->e;
+}
+
+/* B(slab) += C(slab) for the rows (left) or columns (right) of one slab. */
+static void add_slab(const struct tri *t, const unsigned char *c, int64_t s0, int64_t len)
+{
+  const struct hop_call *g = t->g;
+  int64_t r0 = t->left ? s0 : 0, rows = t->left ? len : g->m;
+  int64_t c0 = t->left ? 0 : s0, cols = t->left ? g->n : len;
+  bool dbl = g->dtype == HOP_DTYPE_D;
+  for (int64_t j = c0; j < c0 + cols; j++)
+    for (int64_t i = r0; i < r0 + rows; i++) {
+      size_t at = hop_at(i, j, g->ldc), src = hop_at(i, j, g->m);
+      if (dbl)
+        ((double *)g->c)[at] += ((const double *)c)[src];
+      else
+        ((float *)g->c)[at] += ((const float *)c)[src];
+    }
+}
+
+/* Where a slab's off-diagonal operands lie: the slabs op(A) multiplies it by. */
+static void others(const struct tri *t, int64_t s0, int64_t len, int64_t *l0, int64_t *nl)
+{
+  /* trmm left with op(A) upper, or right with it lower, takes the later ones. */
+  bool later = t->left == t->op_upper;
+  *l0 = later ? s0 + len : 0;
+  *nl = later ? t->k - s0 - len : s0;
+}
+
+static enum hop_status trmm(struct tri *t)
+{
+  const struct hop_call *g = t->g;
+  for (int64_t s0 = 0; s0 < t->k; s0 += t->nb) {
+    int64_t len = slab_len(t, s0), l0, nl;
+    others(t, s0, len, &l0, &nl);
+    launch(t, t->c, s0, len, l0, nl, g->alpha.re, 0.0);
+  }
+  size_t bytes = (size_t)g->m * (size_t)g->n * t->e;
+  unsigned char *c = malloc(bytes);
+  if (c == NULL)
+    return HOP_ERR_NOMEM;
+  if (t->err == CL_SUCCESS && hop_ocl_fault_hit(&t->st->fault, HOP_OCL_FAULT_READ))
+    t->err = CL_OUT_OF_RESOURCES;
+  if (t->err == CL_SUCCESS)
+    t->err = clEnqueueReadBuffer(queue(t), t->c, CL_TRUE, 0, bytes, c, 0, NULL, NULL);
+  if (t->err != CL_SUCCESS) {
+    free(c);
+    return hop_ocl_status(t->err); /* B untouched */
+  }
+  for (int64_t s0 = 0; s0 < t->k; s0 += t->nb) {
+    int64_t len = slab_len(t, s0), l0, nl;
+    others(t, s0, len, &l0, &nl);
+    struct hop_call d = slab_call(t, HOP_OP_TRMM, s0, len, t->left ? b_at(t, s0, 0) : b_at(t, 0, s0),
+                                  g->ldc, g->alpha);
+    hop_fallback_run(&d);
+    if (nl > 0)
+      add_slab(t, c, s0, len);
+  }
+  free(c);
+  return HOP_OK;
+}
+
+/* The unsolved rows (columns) [u0, u0 + nu) after a failure, on the CPU:
+ * B(U) = alpha B(U) - op(A)(U, D) X(D) over the solved [d0, d0 + nd), then U's trsm. */
+static void finish_on_cpu(const struct tri *t, int64_t u0, int64_t nu, int64_t d0, int64_t nd)
+{
+  const struct hop_call *g = t->g;
+  if (nd > 0) {
+    struct hop_call u = *g;
+    u.op = HOP_OP_GEMM, u.alpha = (struct hop_scalar){-1.0, 0.0}, u.beta = g->alpha;
+    bool ta = hop_transposed(g->ta);
+    int64_t ar = t->left ? u0 : d0, ac = t->left ? d0 : u0; /* op(A)(ar.., ac..) */
+    const unsigned char *a = (const unsigned char *)g->a +
+                             (ta ? hop_at(ac, ar, g->lda) : hop_at(ar, ac, g->lda)) * t->e;
+    if (t->left) { /* B(U, :) = -op(A)(U, D) X(D, :) + alpha B(U, :) */
+      u.m = nu, u.k = nd, u.a = a, u.b = b_at(t, d0, 0), u.ldb = g->ldc, u.tb = HOP_TRANS_N;
+      u.c = b_at(t, u0, 0);
+    } else { /* B(:, U) = -X(:, D) op(A)(D, U) + alpha B(:, U) */
+      u.n = nu, u.k = nd, u.a = b_at(t, 0, d0), u.lda = g->ldc, u.ta = HOP_TRANS_N;
+      u.b = a, u.ldb = g->lda, u.tb = g->ta, u.c = b_at(t, 0, u0);
+    }
+    hop_fallback_run(&u);
+  }
+  struct hop_call s = slab_call(t, HOP_OP_TRSM, u0, nu, t->left ? b_at(t, u0, 0) : b_at(t, 0, u0),
+                                g->ldc, nd > 0 ? (struct hop_scalar){1.0, 0.0} : g->alpha);
+  hop_fallback_run(&s);
+}
+
+static enum hop_status trsm(struct tri *t)
+{
+  const struct hop_call *g = t->g;
+  /* Forward when each slab needs the ones before it: op(A) lower on the left, upper on the right. */
+  bool forward = t->left != t->op_upper;
+  int64_t slabs = (t->k + t->nb - 1) / t->nb, other = t->left ? g->n : g->m;
+  unsigned char *x = malloc((size_t)t->nb * (size_t)other * t->e);
+  if (x == NULL)
+    return HOP_ERR_NOMEM;
+  int64_t done0 = forward ? 0 : t->k, done = 0; /* solved: [done0, done0 + done) */
+  for (int64_t s = 0; s < slabs && t->err == CL_SUCCESS; s++) {
+    int64_t s0 = (forward ? s : slabs - 1 - s) * t->nb, len = slab_len(t, s0);
+    int64_t rows = t->left ? len : g->m, cols = t->left ? g->n : len;
+    if (!move(t, false, t->left ? s0 : 0, t->left ? 0 : s0, rows, cols, x, rows))
+      break;
+    struct hop_call d = slab_call(t, HOP_OP_TRSM, s0, len, x, rows,
+                                  s == 0 ? g->alpha : (struct hop_scalar){1.0, 0.0});
+    hop_fallback_run(&d);
+    for (int64_t j = 0; j < cols; j++) /* final in the caller's B */
+      memcpy(t->left ? b_at(t, s0, j) : b_at(t, 0, s0 + j), x + (size_t)j * (size_t)rows * t->e,
+             (size_t)rows * t->e);
+    done0 = forward ? 0 : s0, done += len;
+    if (s + 1 == slabs)
+      break;
+    /* The unsolved slabs lose this one's share, through B(I) = X(I) on the device. */
+    int64_t r0 = forward ? s0 + len : 0, nr = forward ? t->k - s0 - len : s0;
+    if (move(t, true, t->left ? s0 : 0, t->left ? 0 : s0, rows, cols, x, rows))
+      launch(t, t->b, r0, nr, s0, len, -1.0, s == 0 ? g->alpha.re : 1.0);
+  }
+  free(x);
+  if (t->err == CL_SUCCESS)
+    return HOP_OK;
+  if (done == 0)
+    return hop_ocl_status(t->err); /* B untouched */
+  hop_log(1, "opencl: %s failed after %lld of %lld rows were final; the CPU solves the rest",
+          g->symbol, (long long)done, (long long)t->k);
+  finish_on_cpu(t, forward ? done : 0, t->k - done, done0, done);
+  return HOP_OK;
+}
+
+/* Rows (left) or columns (right) per slab: HOPBLAS_OPENCL_L3_BLOCK, else 128. */
+static int64_t block(void)
+{
+  return hop_config_int("HOPBLAS_OPENCL_L3_BLOCK", 1, 1 << 16, 128);
+}
+
+enum hop_status hop_ocl_triangular(struct hop_ocl_state *st, const struct hop_call *g,
+                                   hop_ocl_run_fn run)
+{
+  (void)run;
+  if (st->family->provide != NULL)
+    return HOP_DECLINED; /* the image families pack their own operands */
+  struct tri t = {.st = st, .g = g, .e = hop_dtype_c_size(g->dtype), .k = g->k, .nb = block(),
+                  .left = !g->right_side, .op_upper = g->upper != hop_transposed(g->ta)};
+  size_t a_bytes = (size_t)t.k * (size_t)t.k * t.e, b_bytes = (size_t)g->m * (size_t)g->n * t.e;
+  if (a_bytes > st->cap || b_bytes > st->cap || !hop_ocl_kernel_for(g->dtype, false, &t.kernel))
+    return HOP_DECLINED;
+  /* The program and parameters of the largest update's GEMM. */
+  struct hop_call shape = *g;
+  shape.op = HOP_OP_GEMM, shape.k = t.nb < t.k ? t.nb : t.k;
+  enum hop_status rc = hop_ocl_tune_select(st, &shape);
+  if (rc == HOP_OK && g->dtype == HOP_DTYPE_D && !hop_ocl_program_fp64(st))
+    rc = HOP_DECLINED;
+  if (rc != HOP_OK)
+    return rc;
+  struct hop_ocl_pool *p = &st->pool;
+  cl_int err = hop_ocl_slot_ensure(st, &p->dev[0][0], a_bytes, CL_MEM_READ_WRITE, false);
+  if (err == CL_SUCCESS)
+    err = hop_ocl_slot_ensure(st, &p->dev[1][0], b_bytes, CL_MEM_READ_WRITE, false);
+  if (err == CL_SUCCESS && g->op == HOP_OP_TRMM)
+    err = hop_ocl_slot_ensure(st, &p->dev[2][0], b_bytes, CL_MEM_READ_WRITE, false);
+  if (err != CL_SUCCESS)
+    return hop_ocl_status(err);
+  t.a = p->dev[0][0].mem, t.b = p->dev[1][0].mem, t.c = p->dev[2][0].mem;
+  /* A's k x k square (the other triangle too: no launch reads it) and B, once. */
+  size_t origin[3] = {0, 0, 0}, region[3] = {(size_t)t.k * t.e, (size_t)t.k, 1};
+  if (hop_ocl_fault_hit(&st->fault, HOP_OCL_FAULT_UPLOAD))
+    t.err = CL_OUT_OF_RESOURCES;
+  else
+    t.err = clEnqueueWriteBufferRect(queue(&t), t.a, CL_TRUE, origin, origin, region,
+                                     (size_t)t.k * t.e, 0, (size_t)g->lda * t.e, 0, g->a, 0, NULL,
+                                     NULL);
+  move(&t, true, 0, 0, g->m, g->n, g->c, g->ldc);
+  if (t.err != CL_SUCCESS)
+    return hop_ocl_status(t.err);
+  hop_ocl_family_call_begin(st);
+  rc = g->op == HOP_OP_TRMM ? trmm(&t) : trsm(&t);
+  hop_ocl_family_call_end(st, g);
+  st->failures = t.err == CL_SUCCESS ? 0 : st->failures + 1;
+  return rc;
+}
+
+double hop_ocl_level3_predict(const struct hop_ocl_state *st, const struct hop_call *g,
+                              double (*gemm)(void *st, const struct hop_call *g))
+{
+  struct hop_call m = *g;
+  double e = (double)hop_dtype_ab_size(g->dtype), host_s = 0.0;
+  double cpu_flops_s = 2e10; /* the host's share: an OpenBLAS call on a small block */
+  m.op = HOP_OP_GEMM;
+  switch (g->op) {
+  case HOP_OP_SYMM: /* the expansion of A on the host, then the GEMM */
+    host_s = (double)g->k * (double)g->k * e / 4e9;
+    break;
+  case HOP_OP_SYRK: m.op = HOP_OP_GEMMT; break;
+  case HOP_OP_SYR2K: /* the operands side by side, then a gemmt of twice the depth */
+    m.op = HOP_OP_GEMMT, m.k = 2 * g->k;
+    host_s = 4.0 * (double)g->n * (double)g->k * e / 4e9;
+    break;
+  case HOP_OP_TRMM:
+  case HOP_OP_TRSM: {
+    /* A GEMM of half the flops, the host's diagonal blocks, and for trsm a
+     * round trip per slab on its critical path. */
+    double nb = (double)block(), k = (double)g->k, other = g->right_side ? g->m : g->n;
+    double slabs = k / nb + 1.0;
+    host_s = k * nb * other / cpu_flops_s;
+    if (g->op == HOP_OP_TRSM)
+      host_s += slabs * (st->model.setup_s + 2.0 * nb * other * e / st->model.link_bytes_s);
+    double t = gemm((void *)st, &m);
+    return t < 0.0 ? t : t / 2.0 + host_s;
+  }
+  case HOP_OP_GEMM:
+  case HOP_OP_GEMMT:
+  case HOP_OP_GEMM_BATCH:
+  case HOP_OP_HEMM:
+  case HOP_OP_HERK:
+  case HOP_OP_HER2K:
+  case HOP_OP_COUNT: return -1.0;
+  }
+  double t = gemm((void *)st, &m);
+  return t < 0.0 ? t : t + host_s;
+}
