@@ -49,6 +49,6 @@ HOP_TESTS = test/abi.test test/contract-cpu.test test/netlib.test test/e2e.test 
 	test/trace.test test/denormal.test test/cli.test test/install.test test/declared.test \
 	test/contract-l3.test
 TESTS += $(HOP_TESTS)
-dist_check_SCRIPTS += $(HOP_TESTS) test/run-netlib.sh
-EXTRA_DIST += test/lib.sh test/e2e_prog.c test/e2e_numpy.py test/e2e_octave.m test/xerbla_msg.c \
+dist_check_SCRIPTS += $(HOP_TESTS) test/run-netlib.sh test/run-lapack.sh
+EXTRA_DIST += test/lib.sh test/lapack/ci.in test/e2e_prog.c test/e2e_numpy.py test/e2e_octave.m test/xerbla_msg.c \
 	test/indirect_lib.c test/indirect_prog.c
