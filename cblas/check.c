@@ -5,9 +5,10 @@
 #include <stdio.h>
 #include <string.h>
 
-int hop_check_gemm(int ta, int tb, int m, int n, int k, int lda, int ldb, int ldc)
+int hop_check_gemm(int ta, int tb, int64_t m, int64_t n, int64_t k, int64_t lda, int64_t ldb,
+                   int64_t ldc)
 {
-  int nrowa = ta > 0 && (ta & HOP_TRANS_T) ? k : m, nrowb = tb > 0 && (tb & HOP_TRANS_T) ? n : k;
+  int64_t nrowa = ta > 0 && (ta & HOP_TRANS_T) ? k : m, nrowb = tb > 0 && (tb & HOP_TRANS_T) ? n : k;
   int info = 0;
   if (ldc < m) info = 13;
   if (ldb < nrowb) info = 10;
@@ -42,9 +43,9 @@ int hop_fortran_trans(char t, bool complex)
   }
 }
 
-int hop_cblas_gemm_args(enum hop_dtype dt, int order, int transa, int transb, int m, int n, int k,
-                        const void *a, int lda, const void *b, int ldb, void *c, int ldc,
-                        struct hop_call *g)
+int hop_cblas_gemm_args(enum hop_dtype dt, int order, int transa, int transb, int64_t m, int64_t n,
+                        int64_t k, const void *a, int64_t lda, const void *b, int64_t ldb, void *c,
+                        int64_t ldc, struct hop_call *g)
 {
   bool complex = hop_dtype_info(dt)->is_complex;
   int ta = hop_cblas_trans(transa, complex), tb = hop_cblas_trans(transb, complex);

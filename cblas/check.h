@@ -12,7 +12,8 @@ enum { HOP_CBLAS_UPPER = 121, HOP_CBLAS_LOWER = 122 };
 /* Check a column-major GEMM the way OpenBLAS's interface/gemm.c does
  * (ta/tb: an enum hop_trans, -1 invalid) and return the Fortran INFO of
  * the first bad argument (1, 2, 3, 4, 5, 8, 10, 13), or 0. */
-int hop_check_gemm(int ta, int tb, int m, int n, int k, int lda, int ldb, int ldc);
+int hop_check_gemm(int ta, int tb, int64_t m, int64_t n, int64_t k, int64_t lda, int64_t ldb,
+                   int64_t ldc);
 
 /* A CBLAS or Fortran transpose argument as an enum hop_trans, -1 invalid.
  * Real dtypes read ConjTrans/'C' as T and ConjNoTrans/'R' as N, as
@@ -22,9 +23,9 @@ int hop_fortran_trans(char t, bool complex);
 
 /* Build the column-major problem of a CBLAS call; returns the INFO to report
  * through xerbla (0 is a valid INFO: a bad order), or -1 when all is well. */
-int hop_cblas_gemm_args(enum hop_dtype dt, int order, int transa, int transb, int m, int n, int k,
-                        const void *a, int lda, const void *b, int ldb, void *c, int ldc,
-                        struct hop_call *g);
+int hop_cblas_gemm_args(enum hop_dtype dt, int order, int transa, int transb, int64_t m, int64_t n,
+                        int64_t k, const void *a, int64_t lda, const void *b, int64_t ldb, void *c,
+                        int64_t ldc, struct hop_call *g);
 
 /* gemmt (gemmtr), as OpenBLAS's interface/gemmt.c checks it: uplo 1,
  * transa 2, transb 3, n 4, k 5, lda 8, ldb 10, ldc 13, every ld at least 1,
@@ -45,7 +46,7 @@ int hop_cblas_gemmt_args(enum hop_dtype dt, int order, int uplo, int transa, int
                          int64_t ldb, void *c, int64_t ldc, struct hop_call *g);
 
 /* netlib quick return: nothing to do, C is not touched. */
-static inline bool hop_quick_return(int m, int n, int k, struct hop_scalar alpha,
+static inline bool hop_quick_return(int64_t m, int64_t n, int64_t k, struct hop_scalar alpha,
                                     struct hop_scalar beta)
 {
   return m == 0 || n == 0 ||
@@ -68,7 +69,9 @@ char hop_trace_cblas_side(int side);
 char hop_trace_cblas_uplo(int uplo);
 char hop_trace_cblas_diag(int diag);
 
-/* Report through the (interposable) xerbla_. */
+/* Report through the (interposable) xerbla_, or xerbla_64_ for the ILP64
+ * entry points (HOP_XERBLA in blas_int.h). */
 void hop_xerbla(const char *name, int info);
+void hop_xerbla_64(const char *name, int info);
 
 #endif

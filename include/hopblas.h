@@ -129,6 +129,57 @@ void cblas_zgemm_batch_strided(int layout, int transa, int transb, int m, int n,
 /* "hopblas X.Y.Z" */
 const char *hopblas_version(void);
 
+/* The ILP64 interface: every integer argument 64-bit, OpenBLAS's 64_ names
+ * (what OpenBLAS built with INTERFACE64=1 SYMBOLSUFFIX=64_ exports).  The
+ * library also answers to scipy-openblas's prefixed forms of every name
+ * here and above (scipy_cblas_sgemm64_, scipy_sgemm_64_, scipy_cblas_sgemm,
+ * scipy_sgemm_), for pip's numpy and scipy.  Declared only when
+ * HOPBLAS_ILP64 is defined, so that this header never clashes with a
+ * cblas.h that declares the same names. */
+#ifdef HOPBLAS_ILP64
+typedef int64_t hopblas_int64;
+
+void cblas_sgemm64_(int layout, int transa, int transb, hopblas_int64 m, hopblas_int64 n,
+                    hopblas_int64 k, float alpha, const float *a, hopblas_int64 lda,
+                    const float *b, hopblas_int64 ldb, float beta, float *c, hopblas_int64 ldc);
+void cblas_dgemm64_(int layout, int transa, int transb, hopblas_int64 m, hopblas_int64 n,
+                    hopblas_int64 k, double alpha, const double *a, hopblas_int64 lda,
+                    const double *b, hopblas_int64 ldb, double beta, double *c,
+                    hopblas_int64 ldc);
+/* Complex scalars and matrices by pointer, (re, im) pairs. */
+void cblas_cgemm64_(int layout, int transa, int transb, hopblas_int64 m, hopblas_int64 n,
+                    hopblas_int64 k, const void *alpha, const void *a, hopblas_int64 lda,
+                    const void *b, hopblas_int64 ldb, const void *beta, void *c,
+                    hopblas_int64 ldc);
+void cblas_zgemm64_(int layout, int transa, int transb, hopblas_int64 m, hopblas_int64 n,
+                    hopblas_int64 k, const void *alpha, const void *a, hopblas_int64 lda,
+                    const void *b, hopblas_int64 ldb, const void *beta, void *c,
+                    hopblas_int64 ldc);
+void cblas_cgemm3m64_(int layout, int transa, int transb, hopblas_int64 m, hopblas_int64 n,
+                      hopblas_int64 k, const void *alpha, const void *a, hopblas_int64 lda,
+                      const void *b, hopblas_int64 ldb, const void *beta, void *c,
+                      hopblas_int64 ldc);
+void cblas_zgemm3m64_(int layout, int transa, int transb, hopblas_int64 m, hopblas_int64 n,
+                      hopblas_int64 k, const void *alpha, const void *a, hopblas_int64 lda,
+                      const void *b, hopblas_int64 ldb, const void *beta, void *c,
+                      hopblas_int64 ldc);
+void cblas_hgemm64_(int layout, int transa, int transb, hopblas_int64 m, hopblas_int64 n,
+                    hopblas_int64 k, hopblas_half alpha, const hopblas_half *a, hopblas_int64 lda,
+                    const hopblas_half *b, hopblas_int64 ldb, hopblas_half beta,
+                    hopblas_half *c, hopblas_int64 ldc);
+void cblas_shgemm64_(int layout, int transa, int transb, hopblas_int64 m, hopblas_int64 n,
+                     hopblas_int64 k, float alpha, const hopblas_half *a, hopblas_int64 lda,
+                     const hopblas_half *b, hopblas_int64 ldb, float beta, float *c,
+                     hopblas_int64 ldc);
+
+/* Fortran hgemm with 64-bit integers. */
+void hgemm_64_(const char *transa, const char *transb, const hopblas_int64 *m,
+               const hopblas_int64 *n, const hopblas_int64 *k, const hopblas_half *alpha,
+               const hopblas_half *a, const hopblas_int64 *lda, const hopblas_half *b,
+               const hopblas_int64 *ldb, const hopblas_half *beta, hopblas_half *c,
+               const hopblas_int64 *ldc);
+#endif
+
 #ifdef __cplusplus
 }
 #endif

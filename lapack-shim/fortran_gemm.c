@@ -1,19 +1,23 @@
 /* The Fortran entry points: every argument by reference, gfortran's hidden
- * string lengths ignored.  Same checks and core/ path as the C entry points. */
+ * string lengths ignored.  Same checks and core/ path as the C entry points.
+ * Compiled twice, for the LP64 and the ILP64 names (cblas/blas_int.h). */
 #include <string.h>
 
+#include "blas_int.h"
 #include "check.h"
 #include "hopblas.h"
 
 /* Everything but the fast path.  The scalars have C's type (half for hgemm). */
 __attribute__((noinline)) static void gemm_through_core(enum hop_dtype dt, const char *symbol,
                                                         const char *xname, const char *transa,
-                                                        const char *transb, const int *m,
-                                                        const int *n, const int *k,
+                                                        const char *transb,
+                                                        const hop_blas_int *m,
+                                                        const hop_blas_int *n,
+                                                        const hop_blas_int *k,
                                                         const void *alpha, const void *a,
-                                                        const int *lda, const void *b,
-                                                        const int *ldb, const void *beta, void *c,
-                                                        const int *ldc)
+                                                        const hop_blas_int *lda, const void *b,
+                                                        const hop_blas_int *ldb, const void *beta,
+                                                        void *c, const hop_blas_int *ldc)
 {
   bool complex = hop_dtype_info(dt)->is_complex;
   int ta = hop_fortran_trans(*transa, complex), tb = hop_fortran_trans(*transb, complex);
@@ -22,7 +26,7 @@ __attribute__((noinline)) static void gemm_through_core(enum hop_dtype dt, const
                                 .transa = hop_trace_fortran_trans(*transa),
                                 .transb = hop_trace_fortran_trans(*transb)};
   if (info) {
-    hop_xerbla(xname, info);
+    HOP_XERBLA(xname, info);
     hop_trace_rejected(&call, info);
     return;
   }
@@ -43,108 +47,115 @@ __attribute__((noinline)) static void gemm_through_core(enum hop_dtype dt, const
  * cblas_sgemm); alpha == 0 stays with us. */
 /* len_transa/len_transb: gfortran's hidden string lengths, passed on as
  * they came so the fast path is a plain tail call (C callers omit them;
- * OpenBLAS does not read them). */
-HOP_EXPORT void sgemm_(const char *transa, const char *transb, const int *m, const int *n,
-                       const int *k, const float *alpha, const float *a, const int *lda,
-                       const float *b, const int *ldb, const float *beta, float *c, const int *ldc,
-                       size_t len_transa, size_t len_transb)
+ * OpenBLAS does not read them).  The fast path's casts change nothing in
+ * the LP64 build; the ILP64 build never takes it (HOP_BLAS_FAST_PATH). */
+HOP_EXPORT void HOP_F77_NAME(sgemm)(const char *transa, const char *transb, const hop_blas_int *m,
+                                    const hop_blas_int *n, const hop_blas_int *k, const float *alpha,
+                                    const float *a, const hop_blas_int *lda, const float *b,
+                                    const hop_blas_int *ldb, const float *beta, float *c,
+                                    const hop_blas_int *ldc, size_t len_transa, size_t len_transb)
 {
-  const struct hop_fast_path *fast = hop_fast_path();
+  const struct hop_fast_path *fast = HOP_BLAS_FAST_PATH();
   if (hop_float_nonzero(*alpha) &&
       hop_fast_path_takes(fast, HOP_DTYPE_S, *m, *n, *k, *lda, *ldb, *ldc))
-    fast->e.sgemm(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, len_transa,
-                  len_transb);
+    fast->e.sgemm(transa, transb, (const int *)m, (const int *)n, (const int *)k, alpha, a,
+                 (const int *)lda, b, (const int *)ldb, beta, c, (const int *)ldc, len_transa,
+                 len_transb);
   else
-    gemm_through_core(HOP_DTYPE_S, "sgemm_", "SGEMM ", transa, transb, m, n, k, alpha, a, lda, b,
-                      ldb, beta, c, ldc);
+    gemm_through_core(HOP_DTYPE_S, HOP_F77_SYMBOL(sgemm), "SGEMM ", transa, transb, m, n, k, alpha, a,
+                      lda, b, ldb, beta, c, ldc);
 }
+HOP_F77_ALIASES(sgemm);
+HOP_F77_BARE_ALIAS(sgemm)
 
-HOP_EXPORT void dgemm_(const char *transa, const char *transb, const int *m, const int *n,
-                       const int *k, const double *alpha, const double *a, const int *lda,
-                       const double *b, const int *ldb, const double *beta, double *c,
-                       const int *ldc, size_t len_transa, size_t len_transb)
+HOP_EXPORT void HOP_F77_NAME(dgemm)(const char *transa, const char *transb, const hop_blas_int *m,
+                                    const hop_blas_int *n, const hop_blas_int *k, const double *alpha,
+                                    const double *a, const hop_blas_int *lda, const double *b,
+                                    const hop_blas_int *ldb, const double *beta, double *c,
+                                    const hop_blas_int *ldc, size_t len_transa, size_t len_transb)
 {
-  const struct hop_fast_path *fast = hop_fast_path();
+  const struct hop_fast_path *fast = HOP_BLAS_FAST_PATH();
   if (hop_double_nonzero(*alpha) &&
       hop_fast_path_takes(fast, HOP_DTYPE_D, *m, *n, *k, *lda, *ldb, *ldc))
-    fast->e.dgemm(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, len_transa,
-                  len_transb);
+    fast->e.dgemm(transa, transb, (const int *)m, (const int *)n, (const int *)k, alpha, a,
+                 (const int *)lda, b, (const int *)ldb, beta, c, (const int *)ldc, len_transa,
+                 len_transb);
   else
-    gemm_through_core(HOP_DTYPE_D, "dgemm_", "DGEMM ", transa, transb, m, n, k, alpha, a, lda, b,
-                      ldb, beta, c, ldc);
+    gemm_through_core(HOP_DTYPE_D, HOP_F77_SYMBOL(dgemm), "DGEMM ", transa, transb, m, n, k, alpha, a,
+                      lda, b, ldb, beta, c, ldc);
 }
+HOP_F77_ALIASES(dgemm);
+HOP_F77_BARE_ALIAS(dgemm)
 
-HOP_EXPORT void cgemm_(const char *transa, const char *transb, const int *m, const int *n,
-                       const int *k, const void *alpha, const void *a, const int *lda,
-                       const void *b, const int *ldb, const void *beta, void *c, const int *ldc,
-                       size_t len_transa, size_t len_transb)
+HOP_EXPORT void HOP_F77_NAME(cgemm)(const char *transa, const char *transb, const hop_blas_int *m,
+                                    const hop_blas_int *n, const hop_blas_int *k, const void *alpha,
+                                    const void *a, const hop_blas_int *lda, const void *b,
+                                    const hop_blas_int *ldb, const void *beta, void *c,
+                                    const hop_blas_int *ldc, size_t len_transa, size_t len_transb)
 {
-  const struct hop_fast_path *fast = hop_fast_path();
+  const struct hop_fast_path *fast = HOP_BLAS_FAST_PATH();
   if (hop_cfloat_nonzero(alpha) &&
       hop_fast_path_takes(fast, HOP_DTYPE_C, *m, *n, *k, *lda, *ldb, *ldc))
-    fast->e.cgemm(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, len_transa,
-                  len_transb);
+    fast->e.cgemm(transa, transb, (const int *)m, (const int *)n, (const int *)k, alpha, a,
+                 (const int *)lda, b, (const int *)ldb, beta, c, (const int *)ldc, len_transa,
+                 len_transb);
   else
-    gemm_through_core(HOP_DTYPE_C, "cgemm_", "CGEMM ", transa, transb, m, n, k, alpha, a, lda, b,
-                      ldb, beta, c, ldc);
+    gemm_through_core(HOP_DTYPE_C, HOP_F77_SYMBOL(cgemm), "CGEMM ", transa, transb, m, n, k, alpha, a,
+                      lda, b, ldb, beta, c, ldc);
 }
+HOP_F77_ALIASES(cgemm);
+HOP_F77_BARE_ALIAS(cgemm)
 
-HOP_EXPORT void zgemm_(const char *transa, const char *transb, const int *m, const int *n,
-                       const int *k, const void *alpha, const void *a, const int *lda,
-                       const void *b, const int *ldb, const void *beta, void *c, const int *ldc,
-                       size_t len_transa, size_t len_transb)
+HOP_EXPORT void HOP_F77_NAME(zgemm)(const char *transa, const char *transb, const hop_blas_int *m,
+                                    const hop_blas_int *n, const hop_blas_int *k, const void *alpha,
+                                    const void *a, const hop_blas_int *lda, const void *b,
+                                    const hop_blas_int *ldb, const void *beta, void *c,
+                                    const hop_blas_int *ldc, size_t len_transa, size_t len_transb)
 {
-  const struct hop_fast_path *fast = hop_fast_path();
+  const struct hop_fast_path *fast = HOP_BLAS_FAST_PATH();
   if (hop_cdouble_nonzero(alpha) &&
       hop_fast_path_takes(fast, HOP_DTYPE_Z, *m, *n, *k, *lda, *ldb, *ldc))
-    fast->e.zgemm(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, len_transa,
-                  len_transb);
+    fast->e.zgemm(transa, transb, (const int *)m, (const int *)n, (const int *)k, alpha, a,
+                 (const int *)lda, b, (const int *)ldb, beta, c, (const int *)ldc, len_transa,
+                 len_transb);
   else
-    gemm_through_core(HOP_DTYPE_Z, "zgemm_", "ZGEMM ", transa, transb, m, n, k, alpha, a, lda, b,
-                      ldb, beta, c, ldc);
+    gemm_through_core(HOP_DTYPE_Z, HOP_F77_SYMBOL(zgemm), "ZGEMM ", transa, transb, m, n, k, alpha, a,
+                      lda, b, ldb, beta, c, ldc);
 }
+HOP_F77_ALIASES(zgemm);
+HOP_F77_BARE_ALIAS(zgemm)
 
 /* The 3m forms (OpenBLAS, MKL): see cblas_cgemm3m. */
-HOP_EXPORT void cgemm3m_(const char *transa, const char *transb, const int *m, const int *n,
-                         const int *k, const void *alpha, const void *a, const int *lda,
-                         const void *b, const int *ldb, const void *beta, void *c, const int *ldc)
+HOP_EXPORT void HOP_F77_NAME(cgemm3m)(const char *transa, const char *transb, const hop_blas_int *m,
+                                      const hop_blas_int *n, const hop_blas_int *k,
+                                      const void *alpha, const void *a, const hop_blas_int *lda,
+                                      const void *b, const hop_blas_int *ldb, const void *beta,
+                                      void *c, const hop_blas_int *ldc)
 {
-  gemm_through_core(HOP_DTYPE_C, "cgemm3m_", "CGEMM3M ", transa, transb, m, n, k, alpha, a, lda,
-                    b, ldb, beta, c, ldc);
+  gemm_through_core(HOP_DTYPE_C, HOP_F77_SYMBOL(cgemm3m), "CGEMM3M ", transa, transb, m, n, k,
+                    alpha, a, lda, b, ldb, beta, c, ldc);
 }
+HOP_F77_ALIASES(cgemm3m);
 
-HOP_EXPORT void zgemm3m_(const char *transa, const char *transb, const int *m, const int *n,
-                         const int *k, const void *alpha, const void *a, const int *lda,
-                         const void *b, const int *ldb, const void *beta, void *c, const int *ldc)
+HOP_EXPORT void HOP_F77_NAME(zgemm3m)(const char *transa, const char *transb, const hop_blas_int *m,
+                                      const hop_blas_int *n, const hop_blas_int *k,
+                                      const void *alpha, const void *a, const hop_blas_int *lda,
+                                      const void *b, const hop_blas_int *ldb, const void *beta,
+                                      void *c, const hop_blas_int *ldc)
 {
-  gemm_through_core(HOP_DTYPE_Z, "zgemm3m_", "ZGEMM3M ", transa, transb, m, n, k, alpha, a, lda,
-                    b, ldb, beta, c, ldc);
+  gemm_through_core(HOP_DTYPE_Z, HOP_F77_SYMBOL(zgemm3m), "ZGEMM3M ", transa, transb, m, n, k,
+                    alpha, a, lda, b, ldb, beta, c, ldc);
 }
+HOP_F77_ALIASES(zgemm3m);
 
-/* Some Fortran compilers and programs call the names without the underscore. */
-HOP_EXPORT void sgemm(const char *transa, const char *transb, const int *m, const int *n,
-                      const int *k, const float *alpha, const float *a, const int *lda,
-                      const float *b, const int *ldb, const float *beta, float *c, const int *ldc,
-                      size_t len_transa, size_t len_transb) __attribute__((alias("sgemm_")));
-HOP_EXPORT void dgemm(const char *transa, const char *transb, const int *m, const int *n,
-                      const int *k, const double *alpha, const double *a, const int *lda,
-                      const double *b, const int *ldb, const double *beta, double *c,
-                      const int *ldc, size_t len_transa, size_t len_transb)
-  __attribute__((alias("dgemm_")));
-HOP_EXPORT void cgemm(const char *transa, const char *transb, const int *m, const int *n,
-                      const int *k, const void *alpha, const void *a, const int *lda,
-                      const void *b, const int *ldb, const void *beta, void *c, const int *ldc,
-                      size_t len_transa, size_t len_transb) __attribute__((alias("cgemm_")));
-HOP_EXPORT void zgemm(const char *transa, const char *transb, const int *m, const int *n,
-                      const int *k, const void *alpha, const void *a, const int *lda,
-                      const void *b, const int *ldb, const void *beta, void *c, const int *ldc,
-                      size_t len_transa, size_t len_transb) __attribute__((alias("zgemm_")));
-
-HOP_EXPORT void hgemm_(const char *transa, const char *transb, const int *m, const int *n,
-                       const int *k, const hopblas_half *alpha, const hopblas_half *a,
-                       const int *lda, const hopblas_half *b, const int *ldb,
-                       const hopblas_half *beta, hopblas_half *c, const int *ldc)
+HOP_EXPORT void HOP_F77_NAME(hgemm)(const char *transa, const char *transb, const hop_blas_int *m,
+                                    const hop_blas_int *n, const hop_blas_int *k,
+                                    const hopblas_half *alpha, const hopblas_half *a,
+                                    const hop_blas_int *lda, const hopblas_half *b,
+                                    const hop_blas_int *ldb, const hopblas_half *beta,
+                                    hopblas_half *c, const hop_blas_int *ldc)
 {
-  gemm_through_core(HOP_DTYPE_H, "hgemm_", "HGEMM ", transa, transb, m, n, k, alpha, a, lda, b,
-                    ldb, beta, c, ldc);
+  gemm_through_core(HOP_DTYPE_H, HOP_F77_SYMBOL(hgemm), "HGEMM ", transa, transb, m, n, k, alpha,
+                    a, lda, b, ldb, beta, c, ldc);
 }
+HOP_F77_ALIASES(hgemm);
