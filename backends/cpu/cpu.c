@@ -5,14 +5,11 @@
 #include "config.h"
 
 #include <dlfcn.h>
-#include <errno.h>
 #include <limits.h>
-#include <link.h>
 #include <math.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cpu.h"
@@ -33,21 +30,12 @@ static struct hop_cpu_state cpu_state;
 static const struct hop_config_key cpu_keys[] = {
   {"HOPBLAS_CPU_BLAS", "path of the OpenBLAS library the CPU engine loads; builtin = the reference routines",
    HOP_KEY_PATH},
+  {"HOPBLAS_CPU_BLAS64",
+   "path of the ILP64 OpenBLAS (64-bit integers) the CPU engine loads for calls with a size beyond "
+   "2^31-1; none = cut them into slices for the LP64 BLAS",
+   HOP_KEY_PATH},
   {NULL, NULL, HOP_KEY_VALUE},
 };
-
-/* HOPBLAS_CPU_BLAS, "" for the default paths. */
-static const char *asked_blas(void)
-{
-  const char *v = hop_config_get("HOPBLAS_CPU_BLAS");
-  if (v == NULL)
-    return "";
-  if (strlen(v) >= PATH_MAX) {
-    hop_log(1, "HOPBLAS_CPU_BLAS=%.64s is not a path of reasonable length; using the default", v);
-    return "";
-  }
-  return v;
-}
 
 /* Set while a candidate is loaded.  Found set when init() begins only in
  * the child of a fork() that interrupted the parent's load: the dynamic
@@ -57,27 +45,13 @@ static atomic_bool loading;
 /* Load one candidate; false (with why) if it is unusable. */
 static bool try_load(const char *path, struct hop_cpu_state *st, char *why, size_t why_len)
 {
-  /* dlopen() reads a FIFO or a device node and may wait forever there. */
-  struct stat sb;
-  if (strchr(path, '/') != NULL) {
-    const char *bad = stat(path, &sb) != 0 ? strerror(errno)
-                      : !S_ISREG(sb.st_mode) ? "not a regular file" : NULL;
-    if (bad != NULL) {
-      snprintf(why, why_len, "%s: %s", path, bad);
-      return false;
-    }
-  }
-  void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-  if (h == NULL) {
-    snprintf(why, why_len, "%s: %s", path, dlerror());
+  void *h = hop_cpu_dlopen(path, why, why_len);
+  if (h == NULL)
     return false;
-  }
   hop_sgemm_fn fn = (hop_sgemm_fn)dlsym(h, "sgemm_");
-  Dl_info theirs, ours;
   if (fn == NULL) {
     snprintf(why, why_len, "%s has no sgemm_", path);
-  } else if (dladdr((void *)fn, &theirs) && dladdr((void *)hop_cpu_sgemm, &ours) &&
-             theirs.dli_fbase == ours.dli_fbase) {
+  } else if (hop_cpu_is_self((void *)fn)) {
     /* e.g. HOPBLAS_CPU_BLAS naming a libblas.so.3 that is hopblas itself. */
     snprintf(why, why_len, "%s resolves sgemm_ to hopblas itself", path);
     fn = NULL;
@@ -104,19 +78,14 @@ static bool try_load(const char *path, struct hop_cpu_state *st, char *why, size
     e->cblas_zgemm = (hop_cblas_xgemm_fn)dlsym(h, "cblas_zgemm");
     e->sgemm = st->sgemm, e->dgemm = st->dgemm, e->cgemm = st->cgemm, e->zgemm = st->zgemm;
   }
-  /* Name the file really loaded, not the soname asked for. */
-  struct link_map *lm = NULL;
-  if (dlinfo(h, RTLD_DI_LINKMAP, &lm) == 0 && lm != NULL && lm->l_name[0] != '\0')
-    snprintf(st->name, sizeof st->name, "OpenBLAS %s", lm->l_name);
-  else
-    snprintf(st->name, sizeof st->name, "OpenBLAS %s", path);
+  hop_cpu_lib_name(h, path, st->name, sizeof st->name);
   return true;
 }
 
 static enum hop_status cpu_init(void **state, char *why, size_t why_len)
 {
   struct hop_cpu_state *st = &cpu_state;
-  const char *asked = asked_blas();
+  const char *asked = hop_cpu_asked_path("HOPBLAS_CPU_BLAS");
   char last[512] = "";
   *st = (struct hop_cpu_state){0}; /* a forked child may find the parent's start half done */
   bool forked_mid_load = atomic_load(&loading);
@@ -126,11 +95,13 @@ static enum hop_status cpu_init(void **state, char *why, size_t why_len)
       hop_log(1, "forked while the CPU BLAS was being loaded: this process uses the built-in "
                  "reference GEMM");
     snprintf(st->name, sizeof st->name, "built-in reference GEMM");
+    st->blas64 = hop_cpu_blas64_reset(true);
     st->peak_gflops = 2.0;
     snprintf(why, why_len, "%s", st->name);
     *state = st;
     return HOP_OK;
   }
+  st->blas64 = hop_cpu_blas64_reset(false);
   atomic_store(&loading, true);
   if (asked[0] != '\0' && !try_load(asked, st, last, sizeof last))
     hop_log(1, "HOPBLAS_CPU_BLAS: %s; trying the default OpenBLAS", last);
@@ -267,6 +238,8 @@ void hop_cpu_gemm_sliced(const struct hop_cpu_state *st, const struct hop_call *
    * COOPERLAKE small-matrix kernels do, and crash), and an LP64 BLAS takes
    * int sizes: cut the call into slices whose sizes and element offsets
    * fit.  A slice of one column of at most INT_MAX rows always fits. */
+  if (hop_call_max_dim(g) > INT_MAX && hop_cpu_blas64_gemm(st->blas64, g))
+    return; /* whole, on the ILP64 BLAS */
   bool ta = hop_transposed(g->ta), tb = hop_transposed(g->tb);
   int64_t m = g->m, n = g->n, k = g->k;
   int64_t rm = min64(m, INT_MAX), rn = min64(n, INT_MAX), rk = min64(k, INT_MAX);
@@ -315,6 +288,7 @@ static void cpu_release(void *state)
   struct hop_cpu_state *st = state;
   if (st->handle != NULL)
     dlclose(st->handle);
+  hop_cpu_blas64_release(st->blas64);
   *st = (struct hop_cpu_state){0};
 }
 
@@ -337,6 +311,7 @@ static void cpu_describe(void *state, FILE *out)
       fprintf(out, "    double (d, z): not calibrated; the float curve\n");
   } else
     fprintf(out, "    model peak (untuned default): %.0f GFLOPS\n", st->peak_gflops);
+  hop_cpu_blas64_describe(st->blas64, out);
 }
 
 #define HOP_CPU_CZ (HOP_DTYPE_BIT(HOP_DTYPE_C) | HOP_DTYPE_BIT(HOP_DTYPE_Z))

@@ -14,6 +14,25 @@ typedef hop_f77_sgemm_fn hop_sgemm_fn;
 /* Any BLAS routine as dlsym finds it, cast to its own type where it is called. */
 typedef void (*hop_blas_fn)(void);
 
+/* OpenBLAS's Fortran GEMMs with 64-bit integers (built with USE64BITINT),
+ * every real and complex dtype: matrices and scalars by pointer. */
+typedef void (*hop_f77_gemm64_fn)(const char *, const char *, const int64_t *, const int64_t *,
+                                  const int64_t *, const void *, const void *, const int64_t *,
+                                  const void *, const int64_t *, const void *, void *,
+                                  const int64_t *, size_t, size_t);
+
+/* The ILP64 BLAS (blas64.c): loaded on the first call with a size beyond
+ * an int, by the one thread that moves state from unloaded to loading;
+ * calls meanwhile, and for good when there is none, are cut into slices
+ * for the LP64 BLAS.  Never waited for: a fork() child of a parent caught
+ * loading finds "loading" for good and slices. */
+struct hop_cpu_blas64 {
+  _Atomic int state;
+  void *handle;
+  hop_f77_gemm64_fn gemm[HOP_DTYPE_COUNT]; /* s, d, c, z; NULL for the half dtypes */
+  char name[512];
+};
+
 /* Owned by the engine's context slot; written once, in init. */
 struct hop_cpu_state {
   void *handle;
@@ -25,12 +44,34 @@ struct hop_cpu_state {
   bool takes_r; /* the BLAS knows OpenBLAS's 'R' (conjugate, no transpose): OpenBLAS only */
   char name[512];
   double peak_gflops;
+  struct hop_cpu_blas64 *blas64; /* changes after init: loaded on first use */
 };
 
 extern const struct hop_backend hop_backend_cpu;
 
 /* Which CPU BLAS the engine uses (path or "built-in reference"). */
 const char *hop_cpu_blas_name(void);
+
+/* ---- loading a BLAS privately (load.c) ---------------------------------- */
+/* A path-valued key (HOPBLAS_CPU_BLAS, HOPBLAS_CPU_BLAS64), "" when unset. */
+const char *hop_cpu_asked_path(const char *key);
+/* dlopen RTLD_NOW | RTLD_LOCAL, refusing what is not a regular file; NULL
+ * with why on failure. */
+void *hop_cpu_dlopen(const char *path, char *why, size_t why_len);
+/* Does fn (a dlsym result) belong to hopblas itself? */
+bool hop_cpu_is_self(void *fn);
+/* "OpenBLAS <the file really loaded>". */
+void hop_cpu_lib_name(void *h, const char *path, char *out, size_t len);
+
+/* ---- the ILP64 BLAS (blas64.c) ------------------------------------------ */
+/* Reset for init(): off for good when off is true (the built-in reference
+ * asked for), else unloaded. */
+struct hop_cpu_blas64 *hop_cpu_blas64_reset(bool off);
+/* Run g, whose sizes need 64 bits, on the ILP64 BLAS (loading it on the
+ * first call); false, C untouched, when there is none (yet). */
+bool hop_cpu_blas64_gemm(struct hop_cpu_blas64 *b, const struct hop_call *g);
+void hop_cpu_blas64_describe(const struct hop_cpu_blas64 *b, FILE *out);
+void hop_cpu_blas64_release(struct hop_cpu_blas64 *b);
 
 /* ---- the CPU's calibration (calibrate.c), in the tuning cache ---------- */
 /* The CPU engine's measured curve of sgemm (dbl false) or dgemm calls
