@@ -8,10 +8,13 @@
  *   contract [--max-dim N] [--dtypes s,d,c,z,h,sh] [--entry cblas|fortran|all]
  *            [--quick] [--large N] [--seed S] [--tol C]
  *            [--expect-cpu-blas openblas|builtin] [--label TEXT]
+ *            [--names lp64|ilp64|scipy|scipy64]
  *
  * --dtypes: those of test/testutil_dtype.c's table, all by default; an
  * engine's tests pass the ones it declares (hop_engine_dtypes in test/lib.sh).
- * --label prefixes every test description (several runs in one script). */
+ * --label prefixes every test description (several runs in one script).
+ * --names: the calls go through the ILP64 names (cblas_sgemm64_, sgemm_64_)
+ * or scipy-openblas's prefixed ones instead of the standard names. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +25,8 @@ static void usage(void)
 {
   fprintf(stderr, "usage: contract [--max-dim N] [--dtypes s,d,c,z,h,sh] [--entry cblas|fortran|all]\n"
                   "                [--quick] [--large N] [--seed S] [--tol C]\n"
-                  "                [--expect-cpu-blas openblas|builtin] [--label TEXT]\n");
+                  "                [--expect-cpu-blas openblas|builtin] [--label TEXT]\n"
+                  "                [--names lp64|ilp64|scipy|scipy64]\n");
 }
 
 static bool parse_list(const char *arg, bool dt[HT_DTYPE_COUNT])
@@ -67,6 +71,9 @@ static bool parse_args(int argc, char **argv, struct ct_opts *o)
       o->entries[HT_CBLAS] = strcmp(v, "fortran") != 0;
       o->entries[HT_FORTRAN] = strcmp(v, "cblas") != 0;
       if (strcmp(v, "cblas") != 0 && strcmp(v, "fortran") != 0 && strcmp(v, "all") != 0)
+        return false;
+    } else if (strcmp(a, "--names") == 0) {
+      if (!ht_names_parse(v, &o->names))
         return false;
     } else if (strcmp(a, "--label") == 0) {
       o->label = v;
@@ -114,8 +121,9 @@ int main(int argc, char **argv)
     struct ht_rng rng = {o.seed + 7919 * g};
     ct_run_group(&o, &groups[g], &rng, &res);
     bool ok = res.calls > 0 && res.failures == 0;
+    struct ht_call named = {.dtype = groups[g].dtype, .entry = groups[g].entry, .names = o.names};
     printf("%s %d - %s%s: %s (%d calls)\n", ok ? "ok" : "not ok", ++num, o.label,
-           ht_symbol(groups[g].dtype, groups[g].entry), ct_kind_name(groups[g].kind), res.calls);
+           ht_call_symbol(&named), ct_kind_name(groups[g].kind), res.calls);
     if (!ok) {
       failed++;
       printf("# %d of %d calls failed; first: %s\n#   %s\n", res.failures, res.calls, res.first_call,

@@ -14,6 +14,7 @@ struct ct_opts {
   double tol;       /* c in c*k*eps */
   const char *expect_cpu_blas;
   const char *label; /* prefix of every description, "" by default */
+  enum ht_names names; /* which names the calls go through (--names) */
 };
 
 enum ct_kind {

@@ -80,7 +80,9 @@ static void run_case(struct ctx *x, int order, const int tr[2], int m, int n, in
   if (c.entry == HT_FORTRAN) {
     c.lower_case = ht_rng_int(r, 2);
     c.no_underscore = c.dtype != HT_H && !c.three_m && ht_rng_int(r, 3) == 0;
+    c.no_underscore = c.no_underscore && x->o->names == HT_NAMES_LP64; /* the others have none */
   }
+  c.names = x->o->names;
   static const int pads[4] = {0, 1, 2, 5}, offs[3] = {0, 1, 3};
   int pad[3], off[3];
   for (int i = 0; i < 3; i++)

@@ -48,6 +48,13 @@ typedef void ht_fortran_xgemm(const char *ta, const char *tb, const int *m, cons
 ht_cblas_xgemm cblas_cgemm, cblas_zgemm, cblas_cgemm3m, cblas_zgemm3m;
 ht_fortran_xgemm cgemm_, cgemm, zgemm_, zgemm, cgemm3m_, zgemm3m_;
 
+/* Which names a call goes through: the standard LP64 ones, OpenBLAS's ILP64
+ * 64_ names (64-bit integers), or scipy-openblas's prefixed forms of either
+ * (scipy_cblas_sgemm, scipy_sgemm_; scipy_cblas_sgemm64_, scipy_sgemm_64_).
+ * All but the first are looked up by name at run time (testutil_names.c). */
+enum ht_names { HT_NAMES_LP64, HT_NAMES_ILP64, HT_NAMES_SCIPY, HT_NAMES_SCIPY64, HT_NAMES_COUNT };
+bool ht_names_parse(const char *word, enum ht_names *out); /* lp64, ilp64, scipy, scipy64 */
+
 /* The tests' precisions; the first three keep their values (arrays indexed by them). */
 enum ht_dtype { HT_S, HT_H, HT_SH, HT_D, HT_C, HT_Z, HT_DTYPE_COUNT };
 enum ht_entry { HT_CBLAS, HT_FORTRAN };
@@ -135,6 +142,7 @@ struct ht_call {
   bool lower_case;    /* Fortran: pass 'n'/'t'/'c'/'r' */
   bool no_underscore; /* Fortran S, D, C, Z: call `sgemm`, not `sgemm_` */
   bool three_m;       /* complex: the 3m entry point (cblas_cgemm3m, zgemm3m_, ...) */
+  enum ht_names names; /* no_underscore applies to HT_NAMES_LP64 only */
   struct ht_mat a, b, c;
 };
 
@@ -149,6 +157,8 @@ void ht_call_free(struct ht_call *c);
 void ht_call_fill(struct ht_call *c, struct ht_rng *r);
 void ht_call_run(struct ht_call *c); /* snapshot A, B, C, then invoke */
 void ht_call_invoke(const struct ht_call *c); /* just the call: no shared writes */
+/* The call through its names other than LP64 (ht_call_invoke sends it here). */
+void ht_call_invoke_named(const struct ht_call *c);
 
 /* One element (one part of a complex one) of C against its reference: NaN
  * must stay NaN, Inf the same Inf; else within bound or, for half C,
@@ -177,7 +187,9 @@ struct ht_bad {
 };
 bool ht_call_bad(const struct ht_call *c, double tol, struct ht_bad *st, char *why, size_t why_len);
 /* "cblas_sgemm row NT m=3 n=2 k=1 alpha=.. beta=.. ld=.. off=.." */
-const char *ht_call_symbol(const struct ht_call *c); /* the entry point this call uses */
+/* The entry point this call uses (a buffer of the calling thread's for
+ * names other than LP64, valid until its next call). */
+const char *ht_call_symbol(const struct ht_call *c);
 void ht_call_describe(const struct ht_call *c, char *out, size_t len);
 
 /* Is OpenBLAS in the address space? (Which CPU BLAS the CPU engine chose.) */

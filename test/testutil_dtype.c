@@ -2,6 +2,7 @@
  * of any of them (see testutil.h).  A new dtype is a row here, a case in
  * ht_call_invoke and its prototypes in testutil.h. */
 #include <float.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "testutil.h"
@@ -33,7 +34,7 @@ const char *ht_symbol(enum ht_dtype dt, enum ht_entry e)
   return s != NULL ? s : "(no such entry point)";
 }
 
-const char *ht_call_symbol(const struct ht_call *c)
+static const char *lp64_symbol(const struct ht_call *c)
 {
   static const char *const bare[HT_DTYPE_COUNT] = {[HT_S] = "sgemm", [HT_D] = "dgemm",
                                                    [HT_C] = "cgemm", [HT_Z] = "zgemm"};
@@ -43,6 +44,23 @@ const char *ht_call_symbol(const struct ht_call *c)
   if (c->entry == HT_FORTRAN && c->no_underscore && bare[c->dtype] != NULL)
     return bare[c->dtype];
   return ht_symbol(c->dtype, c->entry);
+}
+
+const char *ht_call_symbol(const struct ht_call *c)
+{
+  if (c->names == HT_NAMES_LP64)
+    return lp64_symbol(c);
+  /* The standard name with scipy-openblas's prefix and OpenBLAS's 64_ suffix:
+   * cblas_sgemm -> cblas_sgemm64_, sgemm_ -> sgemm_64_. */
+  static _Thread_local char name[64];
+  struct ht_call std = *c;
+  std.no_underscore = false;
+  const char *base = lp64_symbol(&std);
+  bool scipy = c->names == HT_NAMES_SCIPY || c->names == HT_NAMES_SCIPY64;
+  bool wide = c->names == HT_NAMES_ILP64 || c->names == HT_NAMES_SCIPY64;
+  const char *suffix = wide ? "64_" : "";
+  snprintf(name, sizeof name, "%s%s%s", scipy ? "scipy_" : "", base, suffix);
+  return name;
 }
 
 static char trans_char(int t, bool lower)
@@ -106,6 +124,10 @@ static void invoke_fortran(const struct ht_call *c)
 void ht_call_invoke(const struct ht_call *c)
 {
   int lda = c->a.ld, ldb = c->b.ld, ldc = c->c.ld;
+  if (c->names != HT_NAMES_LP64) {
+    ht_call_invoke_named(c);
+    return;
+  }
   if (c->entry == HT_FORTRAN) {
     invoke_fortran(c);
     return;

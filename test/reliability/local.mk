@@ -19,5 +19,5 @@ test_reliability_fork_start_SOURCES = test/reliability/fork_start.c
 test_reliability_fork_start_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/test
 test_reliability_fork_start_LDFLAGS = -no-install
 test_reliability_fork_start_LDADD = test/libhoptest.la libhopblas.la -lpthread -lm
-test_reliability_unload_SOURCES = test/reliability/unload.c
+test_reliability_unload_SOURCES = test/reliability/unload.c test/tap.h
 test_reliability_unload_LDADD = -ldl -lpthread

@@ -35,6 +35,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../tap.h"
+
 typedef void sgemm_fn(int, int, int, int, int, int, float, const float *, int, const float *, int,
                       float, float *, int);
 
@@ -133,18 +135,6 @@ static bool call_checked(sgemm_fn *sgemm, int m, int n, int k, unsigned seed, ch
   return ok;
 }
 
-static int tap_n, tap_failed;
-
-__attribute__((format(printf, 2, 3))) static void tap(bool ok, const char *fmt, ...)
-{
-  va_list ap;
-  va_start(ap, fmt);
-  printf("%s %d - ", ok ? "ok" : "not ok", ++tap_n);
-  vprintf(fmt, ap);
-  printf("\n");
-  va_end(ap);
-  tap_failed += !ok;
-}
 
 struct looper {
   sgemm_fn *sgemm;
