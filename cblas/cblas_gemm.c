@@ -14,25 +14,16 @@ static void gemm_through_core(enum hop_dtype dt, const char *symbol, const char 
                               struct hop_scalar alpha, const void *a, int64_t lda, const void *b,
                               int64_t ldb, struct hop_scalar beta, void *c, int64_t ldc)
 {
-  struct hop_call g;
+  struct hop_call g = {0};
   int info = hop_cblas_gemm_args(dt, order, transa, transb, m, n, k, a, lda, b, ldb, c, ldc, &g);
   struct hop_trace_call call = {.symbol = symbol, .dtype = dt, .m = m, .n = n, .k = k,
                                 .transa = hop_trace_cblas_trans(transa),
                                 .transb = hop_trace_cblas_trans(transb)};
-  if (info >= 0) {
-    HOP_XERBLA(xname, info);
-    hop_trace_rejected(&call, info);
-    return;
-  }
-  if (hop_quick_return(m, n, k, alpha, beta)) {
-    hop_trace_quick(&call);
-    return;
-  }
   g.symbol = symbol;
   g.alpha = alpha;
   g.beta = beta;
   g.three_m = strstr(symbol, "gemm3m") != NULL;
-  hop_call_run(&g);
+  hop_entry_finish(HOP_XERBLA, info >= 0, info, xname, &call, &g);
 }
 
 /* Kept out of line so that each entry point itself is a test and a tail call. */

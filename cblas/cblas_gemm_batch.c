@@ -28,7 +28,7 @@ static bool group_args(enum hop_dtype dt, const char *symbol, const char *xname,
     struct hop_trace_call call = {.symbol = symbol, .dtype = dt, .m = m, .n = n, .k = k,
                                   .transa = hop_trace_cblas_trans(transa),
                                   .transb = hop_trace_cblas_trans(transb)};
-    hop_entry_finish(true, info, xname, &call, &g);
+    hop_entry_finish(HOP_XERBLA, true, info, xname, &call, &g);
     return false;
   }
   *gr = (struct hop_batch_group){.ta = g.ta, .tb = g.tb, .m = g.m, .n = g.n, .k = g.k,

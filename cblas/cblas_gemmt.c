@@ -6,9 +6,6 @@
 #include "blas_int.h"
 #include "check.h"
 
-#define HOP_STR2(x) #x
-#define HOP_STR(x) HOP_STR2(x)
-
 static void gemmt_through_core(enum hop_dtype dt, const char *symbol, const char *xname,
                                int order, int uplo, int transa, int transb, hop_blas_int n,
                                hop_blas_int k, struct hop_scalar alpha, const void *a,
@@ -25,7 +22,7 @@ static void gemmt_through_core(enum hop_dtype dt, const char *symbol, const char
   g.symbol = symbol;
   g.alpha = alpha;
   g.beta = beta;
-  hop_entry_finish(info >= 0, info, xname, &call, &g);
+  hop_entry_finish(HOP_XERBLA, info >= 0, info, xname, &call, &g);
 }
 
 /* Real scalars by value; complex ones by pointer, (re, im) of C's type. */

@@ -121,20 +121,7 @@ int hop_cblas_gemmt_args(enum hop_dtype dt, int order, int uplo, int transa, int
   return -1;
 }
 
-/* ---- trace rows of the calls that never reach core/ ------------------------ */
-
-void hop_entry_finish(bool bad, int info, const char *xname, const struct hop_trace_call *call,
-                      const struct hop_call *g)
-{
-  if (bad) {
-    hop_xerbla(xname, info);
-    hop_trace_rejected(call, info);
-  } else if (hop_quick_return(call->m, call->n, call->k, g->alpha, g->beta)) {
-    hop_trace_quick(call);
-  } else {
-    hop_call_run(g);
-  }
-}
+/* ---- the end of an entry point: errors, quick returns, core/ ---------------- */
 
 void hop_trace_rejected(const struct hop_trace_call *c, int info)
 {
@@ -145,7 +132,7 @@ void hop_trace_rejected(const struct hop_trace_call *c, int info)
   hop_trace_unrouted(c, "none", why);
 }
 
-void hop_trace_quick(const struct hop_trace_call *c)
+static void trace_quick(const struct hop_trace_call *c)
 {
   if (!hop_trace_on())
     return;
@@ -154,4 +141,18 @@ void hop_trace_quick(const struct hop_trace_call *c)
                     : c->k == 0 ? "quick return: k == 0 and beta == 1; C untouched"
                                 : "quick return: alpha == 0 and beta == 1; C untouched";
   hop_trace_unrouted(c, "core", why);
+}
+
+void hop_entry_finish(void (*xerbla)(const char *name, int info), bool bad, int info,
+                      const char *xname, const struct hop_trace_call *call,
+                      const struct hop_call *g)
+{
+  if (bad) {
+    xerbla(xname, info);
+    hop_trace_rejected(call, info);
+  } else if (hop_quick_return(call->m, call->n, call->k, g->alpha, g->beta)) {
+    trace_quick(call);
+  } else {
+    hop_call_run(g);
+  }
 }

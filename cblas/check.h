@@ -56,13 +56,14 @@ static inline bool hop_quick_return(int64_t m, int64_t n, int64_t k, struct hop_
 /* The end of an entry point once its arguments are checked: a bad one
  * (info, when bad) goes to xerbla and gets its trace row, netlib's quick
  * return (on call's m, n, k and g's scalars) gets its row, and anything
- * else runs through core/. */
-void hop_entry_finish(bool bad, int info, const char *xname, const struct hop_trace_call *call,
+ * else runs through core/.  xerbla is the entry file's HOP_XERBLA
+ * (blas_int.h): hop_xerbla, or hop_xerbla_64 in its ILP64 build. */
+void hop_entry_finish(void (*xerbla)(const char *name, int info), bool bad, int info,
+                      const char *xname, const struct hop_trace_call *call,
                       const struct hop_call *g);
-
-/* Trace rows (when tracing) for an argument error and a quick return. */
+/* Its trace row (when tracing) for an argument error. */
 void hop_trace_rejected(const struct hop_trace_call *c, int info);
-void hop_trace_quick(const struct hop_trace_call *c);
+
 
 /* Trace letters of CBLAS enumerators ('?' when invalid; check_l3.c). */
 char hop_trace_cblas_side(int side);

@@ -25,22 +25,13 @@ __attribute__((noinline)) static void gemm_through_core(enum hop_dtype dt, const
   struct hop_trace_call call = {.symbol = symbol, .dtype = dt, .m = *m, .n = *n, .k = *k,
                                 .transa = hop_trace_fortran_trans(*transa),
                                 .transb = hop_trace_fortran_trans(*transb)};
-  if (info) {
-    HOP_XERBLA(xname, info);
-    hop_trace_rejected(&call, info);
-    return;
-  }
-  struct hop_scalar al = hop_dtype_load(dt, true, alpha, 0), be = hop_dtype_load(dt, true, beta, 0);
-  if (hop_quick_return(*m, *n, *k, al, be)) {
-    hop_trace_quick(&call);
-    return;
-  }
   struct hop_call g = {.op = HOP_OP_GEMM, .dtype = dt, .symbol = symbol,
                        .ta = (enum hop_trans)ta, .tb = (enum hop_trans)tb,
                        .three_m = strstr(symbol, "gemm3m") != NULL, .m = *m, .n = *n, .k = *k,
-                       .alpha = al, .beta = be, .a = a, .lda = *lda, .b = b, .ldb = *ldb, .c = c,
-                       .ldc = *ldc};
-  hop_call_run(&g);
+                       .a = a, .lda = *lda, .b = b, .ldb = *ldb, .c = c, .ldc = *ldc};
+  if (info == 0) /* the scalars are read only for a valid call */
+    g.alpha = hop_dtype_load(dt, true, alpha, 0), g.beta = hop_dtype_load(dt, true, beta, 0);
+  hop_entry_finish(HOP_XERBLA, info != 0, info, xname, &call, &g);
 }
 
 /* Tiny calls the CPU would get anyway go straight to OpenBLAS (see

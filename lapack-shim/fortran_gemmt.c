@@ -5,9 +5,6 @@
 #include "blas_int.h"
 #include "check.h"
 
-#define HOP_STR2(x) #x
-#define HOP_STR(x) HOP_STR2(x)
-
 static void gemmt_through_core(enum hop_dtype dt, const char *symbol, const char *xname,
                                const char *uplo, const char *transa, const char *transb,
                                const hop_blas_int *n, const hop_blas_int *k, const void *alpha,
@@ -29,7 +26,7 @@ static void gemmt_through_core(enum hop_dtype dt, const char *symbol, const char
                        .c = c, .ldc = *ldc};
   if (info == 0) /* the scalars are read only for a valid call */
     g.alpha = hop_dtype_load(dt, true, alpha, 0), g.beta = hop_dtype_load(dt, true, beta, 0);
-  hop_entry_finish(info != 0, info, xname, &call, &g);
+  hop_entry_finish(HOP_XERBLA, info != 0, info, xname, &call, &g);
 }
 
 #define HOP_GEMMT_F77(name, xname, dt, type)                                                     \
