@@ -14,6 +14,11 @@
  *
  *   HOP_EXPORT void HOP_CBLAS_NAME(sgemm)(int order, ..., hop_blas_int m, ...) { ... }
  *   HOP_CBLAS_ALIASES(sgemm);
+ *   HOP_EXPORT void HOP_F77_NAME(sgemm)(..., const hop_blas_int *m, ...) { ... }
+ *   HOP_F77_ALIASES(sgemm);
+ *   HOP_F77_BARE(sgemm)
+ *
+ * and reports argument errors through HOP_XERBLA (hop_entry_finish takes it).
  *
  * A new entry-point file joins with one line in its folder's local.mk,
  *   HOP_ENTRY_SOURCES += cblas/cblas_symm.c
@@ -25,8 +30,9 @@
 
 #include <stdint.h>
 
-#define HOP_STR_(x) #x
-#define HOP_STR(x) HOP_STR_(x)
+/* A macro argument as a string, as it is (HOP_STR) or expanded first (HOP_XSTR). */
+#define HOP_STR(x) #x
+#define HOP_XSTR(x) HOP_STR(x)
 
 #ifdef HOP_ILP64
 #define HOPBLAS_ILP64 /* include/hopblas.h then declares the ILP64 names it defines */
@@ -36,7 +42,7 @@ typedef int64_t hop_blas_int;
 #define HOP_SCIPY_CBLAS_NAME(base) scipy_cblas_##base##64_
 #define HOP_SCIPY_F77_NAME(base) scipy_##base##_64_
 /* No bare Fortran name (sgemm beside sgemm_): ILP64 libraries have none. */
-#define HOP_F77_BARE_ALIAS(base)
+#define HOP_F77_BARE(base)
 /* Argument errors reach xerbla_64_, as OpenBLAS's ILP64 build reports them. */
 #define HOP_XERBLA hop_xerbla_64
 /* ILP64 calls skip the tiny-call fast path: it would hand OpenBLAS's LP64
@@ -50,19 +56,22 @@ typedef int hop_blas_int;
 #define HOP_F77_NAME(base) base##_        /* sgemm_ */
 #define HOP_SCIPY_CBLAS_NAME(base) scipy_cblas_##base
 #define HOP_SCIPY_F77_NAME(base) scipy_##base##_
-#define HOP_F77_BARE_ALIAS(base) HOP_ALIAS(base, base##_);
+/* The bare Fortran name beside the underscored one: sgemm beside sgemm_. */
+#define HOP_F77_BARE(base)                                                                         \
+  extern __typeof__(HOP_F77_NAME(base)) base                                                       \
+    __attribute__((alias(HOP_XSTR(HOP_F77_NAME(base))), visibility("default")));
 #define HOP_XERBLA hop_xerbla
 #define HOP_BLAS_FAST_PATH() hop_fast_path()
 #endif
 
 /* Another exported name, other, of the entry point name: the same function. */
-#define HOP_ALIAS(other, name) HOP_EXPORT __typeof__(name) other __attribute__((alias(HOP_STR(name))))
+#define HOP_ALIAS(other, name) HOP_EXPORT __typeof__(name) other __attribute__((alias(HOP_XSTR(name))))
 /* The scipy-openblas names of an entry point. */
 #define HOP_CBLAS_ALIASES(base) HOP_ALIAS(HOP_SCIPY_CBLAS_NAME(base), HOP_CBLAS_NAME(base))
 #define HOP_F77_ALIASES(base) HOP_ALIAS(HOP_SCIPY_F77_NAME(base), HOP_F77_NAME(base))
 
 /* The name as a string, for the trace: "cblas_sgemm64_". */
-#define HOP_CBLAS_SYMBOL(base) HOP_STR(HOP_CBLAS_NAME(base))
-#define HOP_F77_SYMBOL(base) HOP_STR(HOP_F77_NAME(base))
+#define HOP_CBLAS_SYMBOL(base) HOP_XSTR(HOP_CBLAS_NAME(base))
+#define HOP_F77_SYMBOL(base) HOP_XSTR(HOP_F77_NAME(base))
 
 #endif

@@ -12,9 +12,6 @@
 #include "blas_int.h"
 #include "check.h"
 
-#define HOP_STR2(x) #x
-#define HOP_STR(x) HOP_STR2(x)
-
 /* A group's shape checked and swapped into gr (its scalars and operands
  * still unset); false after reporting a bad argument. */
 static bool group_args(enum hop_dtype dt, const char *symbol, const char *xname, int order,
@@ -122,7 +119,7 @@ static void strided_through_core(enum hop_dtype dt, const char *symbol, const ch
     const hop_blas_int *lda, const type **b, const hop_blas_int *ldb, const type *beta, type **c, \
     const hop_blas_int *ldc, hop_blas_int group_count, const hop_blas_int *group_size)           \
   {                                                                                              \
-    struct group_api x = {dt, HOP_STR(HOP_CBLAS_NAME(name)), xname, order, transa, transb, m, n,  \
+    struct group_api x = {dt, HOP_XSTR(HOP_CBLAS_NAME(name)), xname, order, transa, transb, m, n,  \
                           k, lda, ldb, ldc, group_size, alpha, beta, (const void *const *)a,     \
                           (const void *const *)b, (void *const *)c};                             \
     batch_through_core(&x, group_count);                                                         \
@@ -134,7 +131,7 @@ static void strided_through_core(enum hop_dtype dt, const char *symbol, const ch
     hop_blas_int ldb, hop_blas_int stride_b, type beta, type *c, hop_blas_int ldc,               \
     hop_blas_int stride_c, hop_blas_int count)                                                   \
   {                                                                                              \
-    strided_through_core(dt, HOP_STR(HOP_CBLAS_NAME(name)), xname, order, transa, transb, m, n,  \
+    strided_through_core(dt, HOP_XSTR(HOP_CBLAS_NAME(name)), xname, order, transa, transb, m, n,  \
                          k, (struct hop_scalar){alpha, 0.0}, a, lda, stride_a, b, ldb, stride_b, \
                          (struct hop_scalar){beta, 0.0}, c, ldc, stride_c, count);               \
   }
@@ -145,7 +142,7 @@ static void strided_through_core(enum hop_dtype dt, const char *symbol, const ch
     hop_blas_int ldb, hop_blas_int stride_b, const void *beta, void *c, hop_blas_int ldc,        \
     hop_blas_int stride_c, hop_blas_int count)                                                   \
   {                                                                                              \
-    strided_through_core(dt, HOP_STR(HOP_CBLAS_NAME(name)), xname, order, transa, transb, m, n,  \
+    strided_through_core(dt, HOP_XSTR(HOP_CBLAS_NAME(name)), xname, order, transa, transb, m, n,  \
                          k, hop_dtype_load(dt, true, alpha, 0), a, lda, stride_a, b, ldb,        \
                          stride_b, hop_dtype_load(dt, true, beta, 0), c, ldc, stride_c, count);  \
   }

@@ -32,7 +32,7 @@ static void gemmt_through_core(enum hop_dtype dt, const char *symbol, const char
                                        hop_blas_int lda, const type *b, hop_blas_int ldb,        \
                                        type beta, type *c, hop_blas_int ldc)                     \
   {                                                                                              \
-    gemmt_through_core(dt, HOP_STR(HOP_CBLAS_NAME(name)), xname, order, uplo, transa, transb, n, \
+    gemmt_through_core(dt, HOP_XSTR(HOP_CBLAS_NAME(name)), xname, order, uplo, transa, transb, n, \
                        k, (struct hop_scalar){alpha, 0.0}, a, lda, b, ldb,                       \
                        (struct hop_scalar){beta, 0.0}, c, ldc);                                  \
   }
@@ -43,7 +43,7 @@ static void gemmt_through_core(enum hop_dtype dt, const char *symbol, const char
                                        hop_blas_int ldb, const void *beta, void *c,              \
                                        hop_blas_int ldc)                                         \
   {                                                                                              \
-    gemmt_through_core(dt, HOP_STR(HOP_CBLAS_NAME(name)), xname, order, uplo, transa, transb, n, \
+    gemmt_through_core(dt, HOP_XSTR(HOP_CBLAS_NAME(name)), xname, order, uplo, transa, transb, n, \
                        k, hop_dtype_load(dt, true, alpha, 0), a, lda, b, ldb,                    \
                        hop_dtype_load(dt, true, beta, 0), c, ldc);                               \
   }

@@ -64,7 +64,6 @@ void hop_entry_finish(void (*xerbla)(const char *name, int info), bool bad, int 
 /* Its trace row (when tracing) for an argument error. */
 void hop_trace_rejected(const struct hop_trace_call *c, int info);
 
-
 /* Trace letters of CBLAS enumerators ('?' when invalid; check_l3.c). */
 char hop_trace_cblas_side(int side);
 char hop_trace_cblas_uplo(int uplo);

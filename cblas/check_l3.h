@@ -67,16 +67,6 @@ struct hop_scalar hop_l3_real_scalar(enum hop_dtype dt, const void *p);
 #define HOP_BY_REF(dt, p) hop_dtype_load(dt, true, p, 0)
 #define HOP_BY_REAL_REF(dt, p) hop_l3_real_scalar(dt, p)
 
-/* The names of an entry point: its string (the trace's symbol) and the
- * bare Fortran name beside the underscored one (LP64 only). */
-#define HOP_STR(x) #x
-#define HOP_XSTR(x) HOP_STR(x)
-#ifdef HOP_ILP64
-#define HOP_F77_BARE(base)
-#else
-#define HOP_F77_BARE(base)                                                                         \
-  extern __typeof__(HOP_F77_NAME(base)) base                                                       \
-    __attribute__((alias(HOP_XSTR(HOP_F77_NAME(base))), visibility("default")));
-#endif
+/* The names of an entry point (HOP_XSTR, HOP_F77_BARE): blas_int.h. */
 
 #endif

@@ -57,7 +57,7 @@ HOP_EXPORT void HOP_F77_NAME(sgemm)(const char *transa, const char *transb, cons
                       lda, b, ldb, beta, c, ldc);
 }
 HOP_F77_ALIASES(sgemm);
-HOP_F77_BARE_ALIAS(sgemm)
+HOP_F77_BARE(sgemm)
 
 HOP_EXPORT void HOP_F77_NAME(dgemm)(const char *transa, const char *transb, const hop_blas_int *m,
                                     const hop_blas_int *n, const hop_blas_int *k, const double *alpha,
@@ -76,7 +76,7 @@ HOP_EXPORT void HOP_F77_NAME(dgemm)(const char *transa, const char *transb, cons
                       lda, b, ldb, beta, c, ldc);
 }
 HOP_F77_ALIASES(dgemm);
-HOP_F77_BARE_ALIAS(dgemm)
+HOP_F77_BARE(dgemm)
 
 HOP_EXPORT void HOP_F77_NAME(cgemm)(const char *transa, const char *transb, const hop_blas_int *m,
                                     const hop_blas_int *n, const hop_blas_int *k, const void *alpha,
@@ -95,7 +95,7 @@ HOP_EXPORT void HOP_F77_NAME(cgemm)(const char *transa, const char *transb, cons
                       lda, b, ldb, beta, c, ldc);
 }
 HOP_F77_ALIASES(cgemm);
-HOP_F77_BARE_ALIAS(cgemm)
+HOP_F77_BARE(cgemm)
 
 HOP_EXPORT void HOP_F77_NAME(zgemm)(const char *transa, const char *transb, const hop_blas_int *m,
                                     const hop_blas_int *n, const hop_blas_int *k, const void *alpha,
@@ -114,7 +114,7 @@ HOP_EXPORT void HOP_F77_NAME(zgemm)(const char *transa, const char *transb, cons
                       lda, b, ldb, beta, c, ldc);
 }
 HOP_F77_ALIASES(zgemm);
-HOP_F77_BARE_ALIAS(zgemm)
+HOP_F77_BARE(zgemm)
 
 /* The 3m forms (OpenBLAS, MKL): see cblas_cgemm3m. */
 HOP_EXPORT void HOP_F77_NAME(cgemm3m)(const char *transa, const char *transb, const hop_blas_int *m,

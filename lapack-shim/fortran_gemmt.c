@@ -36,7 +36,7 @@ static void gemmt_through_core(enum hop_dtype dt, const char *symbol, const char
                                      const type *b, const hop_blas_int *ldb, const type *beta,  \
                                      type *c, const hop_blas_int *ldc)                          \
   {                                                                                              \
-    gemmt_through_core(dt, HOP_STR(HOP_F77_NAME(name)), xname, uplo, transa, transb, n, k,     \
+    gemmt_through_core(dt, HOP_XSTR(HOP_F77_NAME(name)), xname, uplo, transa, transb, n, k,     \
                        alpha, a, lda, b, ldb, beta, c, ldc);                                     \
   }
 
