@@ -7,7 +7,7 @@ packages="build-essential autoconf automake libtool pkg-config gfortran
   libopenblas-dev libopenblas0-pthread libblas-test liblapack-test
   libopenblas64-pthread-dev libopenblas64-0-pthread
   ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo oclgrind libclblast-dev
-  python3-numpy octave gnuplot-nox valgrind clang libclang-rt-14-dev
+  python3-numpy python3-venv octave gnuplot-nox valgrind clang libclang-rt-14-dev
   openmpi-bin libopenmpi-dev libscalapack-openmpi-dev scalapack-mpi-test"
 
 missing=""
