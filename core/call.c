@@ -71,6 +71,35 @@ struct hop_call hop_call_block(const struct hop_call *g, int64_t i0, int64_t row
   return s;
 }
 
+bool hop_call_columns(const struct hop_call *g, int64_t j0, int64_t cols, struct hop_call *out)
+{
+  if (g->planes != NULL)
+    return false;
+  size_t eb = hop_dtype_ab_size(g->dtype), ec = hop_dtype_c_size(g->dtype);
+  *out = *g;
+  out->n = cols;
+  out->c = (char *)g->c + ec * hop_at(0, j0, g->ldc);
+  switch (g->op) {
+  case HOP_OP_GEMM: *out = hop_call_block(g, 0, g->m, j0, cols); return true;
+  case HOP_OP_SYMM:
+  case HOP_OP_HEMM: /* C's columns are A times B's: with A on the left, B's own */
+    out->b = (const char *)g->b + eb * hop_at(0, j0, g->ldb);
+    return !g->right_side;
+  case HOP_OP_TRMM:
+  case HOP_OP_TRSM: return !g->right_side; /* B (in c) by right-hand sides */
+  /* A column panel of a triangle is a trapezoid: a GEMM above (below) the
+   * diagonal block and a triangle, not one call of the operation. */
+  case HOP_OP_GEMMT:
+  case HOP_OP_SYRK:
+  case HOP_OP_HERK:
+  case HOP_OP_SYR2K:
+  case HOP_OP_HER2K:
+  case HOP_OP_GEMM_BATCH: /* many problems: to be shared by problems, not by columns */
+  case HOP_OP_COUNT: return false;
+  }
+  return false;
+}
+
 bool hop_call_real_diagonal(const struct hop_call *g)
 {
   return g->op == HOP_OP_HERK || g->op == HOP_OP_HER2K;

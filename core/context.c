@@ -195,6 +195,15 @@ void hop_fallback_run(const struct hop_call *g)
   v.be->run(v.state, g);
 }
 
+double hop_fallback_predict(const struct hop_call *g)
+{
+  struct hop_engine_view v;
+  hop_engine_get(hop_backend_count - 1, &v);
+  if (!hop_backend_takes(v.be, g) || v.be->predict == NULL)
+    return -1.0;
+  return v.be->predict(v.state, g);
+}
+
 size_t hop_engine_index(const char *name)
 {
   for (size_t i = 0; i < hop_backend_count; i++)

@@ -183,6 +183,12 @@ void hop_call_rows(const struct hop_call *g, int64_t j, int64_t *lo, int64_t *hi
  * g's scalars and transposes on views of A, B and C. */
 struct hop_call hop_call_block(const struct hop_call *g, int64_t i0, int64_t rows, int64_t j0,
                                int64_t cols);
+/* Columns [j0, j0 + cols) of C as a call of the same operation, in *out,
+ * where C's columns are computed independently of one another: GEMM, and
+ * SYMM, HEMM, TRMM and TRSM with A on the left (B's columns, the right-hand
+ * sides).  False for the triangles (GEMMT, SYRK, ...), A on the right and
+ * a complex embedding's views.  How one call is shared among devices. */
+bool hop_call_columns(const struct hop_call *g, int64_t j0, int64_t cols, struct hop_call *out);
 /* Is C's diagonal Hermitian (imaginary parts not read, written as 0)? */
 bool hop_call_real_diagonal(const struct hop_call *g);
 /* Is C read?  beta != 0, or always for TRMM and TRSM (C is their B). */
@@ -465,6 +471,9 @@ float hop_subnormal_redo(const struct hop_call *g, int64_t i, int64_t j);
  * It never declines and never fails: core/ sends it re-entrant calls and
  * verify's references, and an engine may finish a part of a call with it. */
 void hop_fallback_run(const struct hop_call *g);
+/* Its predicted seconds for g (negative when it has no model): an engine
+ * that gives the CPU a share of a call weighs the share by it. */
+double hop_fallback_predict(const struct hop_call *g);
 /* The elements of that block of g's C that g writes (hop_call_rows), on
  * the fallback: what an engine that failed part way leaves to the CPU. */
 void hop_fallback_block(const struct hop_call *g, int64_t i0, int64_t rows, int64_t j0,

@@ -63,6 +63,36 @@ static void model_init(struct hop_ocl_state *st)
   st->model.fp64_ratio = fp64_ratio(d);
 }
 
+/* One device's state: its runtime (the first device's chosen by
+ * HOPBLAS_DEVICE when first is NULL, else device dev of first's list), the
+ * faults injected there, its cost model, family and tuning. */
+enum hop_status hop_ocl_engine_open(struct hop_ocl_state *st, const struct hop_ocl_state *first,
+                                    size_t dev, char *why, size_t len)
+{
+  pthread_mutex_init(&st->lock, NULL);
+  enum hop_status rc = first == NULL ? hop_ocl_runtime_open(st, why, len)
+                                     : hop_ocl_runtime_open_on(st, first, dev, why, len);
+  if (rc != HOP_OK) {
+    hop_ocl_runtime_close(st);
+    pthread_mutex_destroy(&st->lock);
+    return rc;
+  }
+  hop_ocl_fault_parse(&st->fault, hop_config_get("HOPBLAS_OPENCL_FAULT"), st->dev);
+  model_init(st);
+  hop_ocl_family_choose(st);
+  hop_ocl_tune_attach(st); /* the lookup chain of parameters, the calibration (tune_select.c) */
+  return HOP_OK;
+}
+
+/* The copy threads joined, every OpenCL object released. */
+void hop_ocl_engine_close(struct hop_ocl_state *st)
+{
+  hop_ocl_tune_release(st);
+  hop_ocl_family_release(st);
+  hop_ocl_runtime_close(st);
+  pthread_mutex_destroy(&st->lock);
+}
+
 static enum hop_status ocl_init(void **state, char *why, size_t len)
 {
   struct hop_ocl_state *st = calloc(1, sizeof *st);
@@ -70,31 +100,22 @@ static enum hop_status ocl_init(void **state, char *why, size_t len)
     snprintf(why, len, "out of memory");
     return HOP_ERR_NOMEM;
   }
-  pthread_mutex_init(&st->lock, NULL);
-  hop_ocl_fault_parse(&st->fault, hop_config_get("HOPBLAS_OPENCL_FAULT"));
-  enum hop_status rc = hop_ocl_runtime_open(st, why, len);
+  enum hop_status rc = hop_ocl_engine_open(st, NULL, 0, why, len);
   if (rc != HOP_OK) {
-    hop_ocl_runtime_close(st);
-    pthread_mutex_destroy(&st->lock);
     free(st);
     return rc;
   }
-  model_init(st);
-  hop_ocl_family_choose(st);
-  hop_ocl_tune_attach(st); /* the lookup chain of parameters, the calibration (tune_select.c) */
+  hop_ocl_split_open(st); /* the other devices of a list, a CPU share: or nothing */
   *state = st;
   return HOP_OK;
 }
 
-/* When the library is unloaded: the copy threads joined, every OpenCL
- * object released, the memory freed. */
+/* When the library is unloaded. */
 static void ocl_release(void *state)
 {
   struct hop_ocl_state *st = state;
-  hop_ocl_tune_release(st);
-  hop_ocl_family_release(st);
-  hop_ocl_runtime_close(st);
-  pthread_mutex_destroy(&st->lock);
+  hop_ocl_split_release(st);
+  hop_ocl_engine_close(st);
   free(st);
 }
 
@@ -116,19 +137,24 @@ static struct hop_call as_real(const struct hop_call *g)
   return r;
 }
 
-/* setup + bytes / link + flops / rate(shape); unified memory moves nothing. */
-static double ocl_predict(void *state, const struct hop_call *g)
+/* This device's own prediction, for level3.c's GEMMs: never a shared one. */
+static double predict_here(void *state, const struct hop_call *g)
 {
-  const struct hop_ocl_state *st = state;
+  return hop_ocl_engine_predict(state, g);
+}
+
+/* setup + bytes / link + flops / rate(shape); unified memory moves nothing. */
+double hop_ocl_engine_predict(const struct hop_ocl_state *st, const struct hop_call *g)
+{
   if (st->declines)
     return -1.0;
   if (g->op != HOP_OP_GEMM && g->op != HOP_OP_GEMMT) /* the GEMMs they are built on */
-    return hop_ocl_level3_predict(st, g, ocl_predict);
+    return hop_ocl_level3_predict(st, g, predict_here);
   switch (g->dtype) {
   case HOP_DTYPE_C:
   case HOP_DTYPE_Z: {
     struct hop_call r = as_real(g);
-    return ocl_predict(state, &r);
+    return hop_ocl_engine_predict(st, &r);
   }
   case HOP_DTYPE_D:
     if (no_fp64(st))
@@ -156,6 +182,13 @@ static double ocl_predict(void *state, const struct hop_call *g)
   return st->model.setup_s + bytes / st->model.link_bytes_s + hop_call_flops(g) / rate;
 }
 
+static double ocl_predict(void *state, const struct hop_call *g)
+{
+  const struct hop_ocl_state *st = state;
+  double t = hop_ocl_engine_predict(st, g);
+  return st->split != NULL ? hop_ocl_split_predict(st, g, t) : t;
+}
+
 /* A real call through the parameters, the program and the pipeline. */
 static enum hop_status run_real(void *state, const struct hop_call *g)
 {
@@ -171,9 +204,8 @@ static enum hop_status run_real(void *state, const struct hop_call *g)
   return rc;
 }
 
-static enum hop_status ocl_gemm(void *state, const struct hop_call *g)
+enum hop_status hop_ocl_engine_call(struct hop_ocl_state *st, const struct hop_call *g)
 {
-  struct hop_ocl_state *st = state;
   pthread_mutex_lock(&st->lock);
   enum hop_status rc = HOP_DECLINED;
   if (st->off)
@@ -185,26 +217,39 @@ static enum hop_status ocl_gemm(void *state, const struct hop_call *g)
                                                : run_real(st, g);
   if (st->failures >= MAX_FAILURES && !st->off) {
     st->off = true;
-    hop_log(1, "opencl: %d device failures in a row; the engine is off for this process",
-            st->failures);
+    hop_log(1, "opencl: %d device failures in a row on device %zu; it is off for this process",
+            st->failures, st->dev);
   }
   st->declines = st->off || (st->prog.tried && st->prog.status != HOP_OK);
   pthread_mutex_unlock(&st->lock);
   return rc;
 }
 
+static enum hop_status ocl_gemm(void *state, const struct hop_call *g)
+{
+  struct hop_ocl_state *st = state;
+  if (st->split != NULL)
+    return hop_ocl_split_call(st, g); /* one device's part, or all of it when small */
+  return hop_ocl_engine_call(st, g);
+}
+
+static const char *ocl_detail(void *state)
+{
+  const struct hop_ocl_state *st = state;
+  const char *split = st->split != NULL ? hop_ocl_split_detail() : NULL;
+  return split != NULL ? split : hop_ocl_tune_detail(state);
+}
+
 static bool ocl_flushes(void *state)
 {
   const struct hop_ocl_state *st = state;
-  return st->flushes;
+  return st->flushes || (st->split != NULL && hop_ocl_split_flushes(st));
 }
 
-static void ocl_describe(void *state, FILE *out)
+/* The lines of one device's state: family, tiles, program, tuning.  Under its lock. */
+void hop_ocl_engine_describe(struct hop_ocl_state *st, FILE *out)
 {
-  struct hop_ocl_state *st = state;
-  pthread_mutex_lock(&st->lock);
   const struct hop_ocl_params *p = &st->params;
-  hop_ocl_runtime_describe(st, out);
   fprintf(out, "  family: %s\n", st->variant_why);
   if (st->family->describe != NULL)
     st->family->describe(st, out);
@@ -220,7 +265,17 @@ static void ocl_describe(void *state, FILE *out)
   hop_ocl_tune_describe(st, out); /* tuning, and the cost model with its calibration */
   if (st->off)
     fprintf(out, "  off: repeated device failures\n");
+}
+
+static void ocl_describe(void *state, FILE *out)
+{
+  struct hop_ocl_state *st = state;
+  pthread_mutex_lock(&st->lock);
+  hop_ocl_runtime_describe(st, out);
+  hop_ocl_engine_describe(st, out);
   pthread_mutex_unlock(&st->lock);
+  if (st->split != NULL)
+    hop_ocl_split_describe(st, out);
 }
 
 const struct hop_backend hop_backend_opencl = {
@@ -245,7 +300,7 @@ const struct hop_backend hop_backend_opencl = {
   .predict = ocl_predict,
   .run = ocl_gemm,
   .describe = ocl_describe,
-  .detail = hop_ocl_tune_detail,
+  .detail = ocl_detail,
   .flushes = ocl_flushes,
   .release = ocl_release,
   .keys = hop_opencl_keys,

@@ -161,6 +161,7 @@ struct hop_ocl_state {
   pthread_mutex_t lock; /* one call at a time on the queues and kernels */
   struct hop_ocl_device *devs;
   size_t ndev, dev;     /* every device found; the one in use */
+  size_t *also, nalso;  /* HOPBLAS_DEVICE's other devices (a list, all): split.c's */
   char dev_why[160];
   cl_context ctx;
   cl_command_queue q[HOP_OCL_QUEUES];
@@ -184,13 +185,44 @@ struct hop_ocl_state {
   int failures;         /* consecutive failed calls */
   bool off;             /* switched off after repeated device failures */
   _Atomic bool declines; /* off, or no program: predict() says so without the lock */
+  /* Several devices, or a CPU share, for large calls (split.c); NULL for
+   * one device alone, which then pays nothing for it. */
+  struct hop_ocl_split *split;
 };
 
 /* runtime.c */
 enum hop_status hop_ocl_runtime_open(struct hop_ocl_state *st, char *why, size_t len);
+/* The same on device dev of first's list (another device of a split). */
+enum hop_status hop_ocl_runtime_open_on(struct hop_ocl_state *st, const struct hop_ocl_state *first,
+                                        size_t dev, char *why, size_t len);
 void hop_ocl_runtime_close(struct hop_ocl_state *st);
 void hop_ocl_runtime_describe(const struct hop_ocl_state *st, FILE *out);
 const struct hop_ocl_device *hop_ocl_device(const struct hop_ocl_state *st);
+
+/* engine.c: one device's state, opened, asked, run and closed, for the
+ * engine's vtable and for split.c's other devices. */
+enum hop_status hop_ocl_engine_open(struct hop_ocl_state *st, const struct hop_ocl_state *first,
+                                    size_t dev, char *why, size_t len);
+void hop_ocl_engine_close(struct hop_ocl_state *st);
+double hop_ocl_engine_predict(const struct hop_ocl_state *st, const struct hop_call *g);
+/* The call on this device alone, under its lock; anything but HOP_OK leaves C untouched. */
+enum hop_status hop_ocl_engine_call(struct hop_ocl_state *st, const struct hop_call *g);
+void hop_ocl_engine_describe(struct hop_ocl_state *st, FILE *out);
+
+/* split.c: large calls shared among several devices (HOPBLAS_DEVICE=0,1,
+ * all) and, when asked, the CPU, each taking whole column panels of C in
+ * proportion to its predicted rate.  Nothing when there is one device and
+ * no CPU share (st->split stays NULL). */
+void hop_ocl_split_open(struct hop_ocl_state *st);
+void hop_ocl_split_release(struct hop_ocl_state *st);
+/* The shared call's predicted time, given the first device's alone. */
+double hop_ocl_split_predict(const struct hop_ocl_state *st, const struct hop_call *g,
+                             double first);
+enum hop_status hop_ocl_split_call(struct hop_ocl_state *st, const struct hop_call *g);
+/* The trace's note of this thread's last call when it was shared, else NULL. */
+const char *hop_ocl_split_detail(void);
+bool hop_ocl_split_flushes(const struct hop_ocl_state *st);
+void hop_ocl_split_describe(struct hop_ocl_state *st, FILE *out);
 
 /* generic.c */
 void hop_ocl_generic_params(const struct hop_ocl_device *d, struct hop_ocl_params *p, char *why,
@@ -225,7 +257,8 @@ bool hop_ocl_cache_load(const char *key, unsigned char **bin, size_t *len);
 bool hop_ocl_cache_store(const char *key, const unsigned char *bin, size_t len);
 
 /* fault.c */
-void hop_ocl_fault_parse(struct hop_ocl_fault *f, const char *spec);
+/* The items of spec for device dev: those without @D, and those with @dev. */
+void hop_ocl_fault_parse(struct hop_ocl_fault *f, const char *spec, size_t dev);
 bool hop_ocl_fault_hit(struct hop_ocl_fault *f, enum hop_ocl_fault_op op);
 
 /* copy.c: fn over columns [0, cols) of a copy of `bytes`, in shares on the

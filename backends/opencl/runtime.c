@@ -1,7 +1,8 @@
 /* The OpenCL runtime of the process: every platform and device is found
- * once, one device is chosen (HOPBLAS_DEVICE, else the strongest GPU),
- * and its context and queues are created once and kept for the life of the
- * process.  Nothing here runs per call. */
+ * once, one device is chosen (HOPBLAS_DEVICE, else the strongest GPU), or
+ * several that share large calls (split.c opens the others' states here),
+ * and each one's context and queues are created once and kept for the life
+ * of the process.  Nothing here runs per call. */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,50 +102,146 @@ static enum hop_status discover(struct hop_ocl_state *st, char *why, size_t len)
   return HOP_OK;
 }
 
+static int kind_rank(const struct hop_ocl_device *d)
+{
+  return d->type & CL_DEVICE_TYPE_GPU ? 3 : d->type & CL_DEVICE_TYPE_ACCELERATOR ? 2 : 1;
+}
+
 /* GPUs first, then accelerators, then CPUs; within a kind, units x clock. */
 static double device_score(const struct hop_ocl_device *d)
 {
-  double kind = d->type & CL_DEVICE_TYPE_GPU ? 3 : d->type & CL_DEVICE_TYPE_ACCELERATOR ? 2 : 1;
-  return kind * 1e12 + (double)d->units * (double)d->clock_mhz;
+  return kind_rank(d) * 1e12 + (double)d->units * (double)d->clock_mhz;
 }
 
+/* The usable devices of the strongest kind present (every GPU, when there
+ * is one), in index order: what `all` and `local-rank` choose among.  A
+ * CPU driver beside a GPU is left out: it would compete with the host. */
+static size_t candidates(const struct hop_ocl_state *st, size_t *out)
+{
+  int best = 0;
+  size_t n = 0;
+  for (size_t i = 0; i < st->ndev; i++)
+    if (st->devs[i].usable && kind_rank(&st->devs[i]) > best)
+      best = kind_rank(&st->devs[i]);
+  for (size_t i = 0; i < st->ndev; i++)
+    if (st->devs[i].usable && kind_rank(&st->devs[i]) == best)
+      out[n++] = i;
+  return n;
+}
+
+/* One item of HOPBLAS_DEVICE: an index, or a substring of "platform name". */
+static bool match_item(const struct hop_ocl_state *st, const char *item, size_t len, size_t *out,
+                       char *why, size_t wlen)
+{
+  bool index = len > 0;
+  for (size_t i = 0; i < len; i++)
+    index = index && isdigit((unsigned char)item[i]);
+  for (size_t i = 0; i < st->ndev && len > 0; i++) {
+    char full[240];
+    snprintf(full, sizeof full, "%s %s", st->devs[i].platform_name, st->devs[i].name);
+    bool hit = index ? strtoul(item, NULL, 10) == i : memmem(full, strlen(full), item, len) != NULL;
+    if (!hit)
+      continue;
+    if (!st->devs[i].usable) {
+      snprintf(why, wlen, "HOPBLAS_DEVICE: '%.*s' names an unavailable device (%.80s)", (int)len,
+               item, st->devs[i].name);
+      return false;
+    }
+    *out = i;
+    return true;
+  }
+  snprintf(why, wlen, "HOPBLAS_DEVICE: '%.*s' matches none of the %zu OpenCL devices", (int)len,
+           item, st->ndev);
+  return false;
+}
+
+/* The comma-separated items of list, the (rank mod count)-th only when pick
+ * is set, into out[]; false with why when one matches nothing. */
+static bool match_list(const struct hop_ocl_state *st, const char *list, bool pick, long rank,
+                       size_t *out, size_t *n, char *why, size_t wlen)
+{
+  size_t items = 1;
+  for (const char *p = list; *p; p++)
+    items += *p == ',';
+  size_t want = pick ? (size_t)rank % items : 0, at = 0;
+  *n = 0;
+  for (const char *p = list;; at++) {
+    size_t len = strcspn(p, ",");
+    if (!pick || at == want) {
+      size_t d;
+      if (!match_item(st, p, len, &d, why, wlen))
+        return false;
+      bool again = false;
+      for (size_t i = 0; i < *n; i++)
+        again = again || out[i] == d;
+      if (!again)
+        out[(*n)++] = d;
+    }
+    if (p[len] == '\0')
+      return true;
+    p += len + 1;
+  }
+}
+
+/* HOPBLAS_DEVICE: unset, the strongest device; an index or a name
+ * substring; a list of those (0,1) or `all`, several devices that share each
+ * large call (split.c); `local-rank`, the MPI rank's place on its node
+ * (core/rank.c) modulo the devices `all` would take, or `local-rank:LIST`,
+ * the LIST item that rank indexes (modulo its length).  st->dev is the first
+ * device, st->also the others. */
 static enum hop_status choose(struct hop_ocl_state *st, char *why, size_t len)
 {
   const char *want = hop_config_get("HOPBLAS_DEVICE");
-  if (want != NULL && *want != '\0') {
-    bool index = true;
-    for (const char *p = want; *p; p++)
-      index = index && isdigit((unsigned char)*p);
-    for (size_t i = 0; i < st->ndev; i++) {
-      char full[240];
-      snprintf(full, sizeof full, "%s %s", st->devs[i].platform_name, st->devs[i].name);
-      if (index ? strtoul(want, NULL, 10) == i : strcasestr(full, want) != NULL) {
-        st->dev = i;
-        snprintf(st->dev_why, sizeof st->dev_why, "HOPBLAS_DEVICE=%.60s", want);
-        if (st->devs[i].usable)
-          return HOP_OK;
-        snprintf(why, len, "HOPBLAS_DEVICE=%.60s names an unavailable device (%.80s)", want,
-                 st->devs[i].name);
-        return HOP_UNAVAILABLE;
-      }
+  size_t *list = calloc(st->ndev, sizeof *list), n = 0;
+  if (list == NULL) {
+    snprintf(why, len, "out of memory");
+    return HOP_ERR_NOMEM;
+  }
+  long rank = 0;
+  const char *from = NULL;
+  bool ok = true;
+  if (want == NULL || *want == '\0') {
+    for (size_t i = 0; i < st->ndev; i++)
+      if (st->devs[i].usable && (n == 0 || device_score(&st->devs[i]) > device_score(&st->devs[list[0]])))
+        list[0] = i, n = 1;
+    if (n == 0)
+      snprintf(why, len, "no available OpenCL device with a compiler");
+    snprintf(st->dev_why, sizeof st->dev_why, "%s",
+             st->ndev == 1 ? "the only device" : "strongest device (GPU first, then units x clock)");
+  } else if (strcmp(want, "all") == 0) {
+    n = candidates(st, list);
+    if (n == 0)
+      snprintf(why, len, "HOPBLAS_DEVICE=all: no available OpenCL device with a compiler");
+    snprintf(st->dev_why, sizeof st->dev_why, "HOPBLAS_DEVICE=all: the %zu usable devices of the "
+             "strongest kind", n);
+  } else if (strncmp(want, "local-rank", 10) == 0 && (want[10] == '\0' || want[10] == ':')) {
+    if (!hop_mpi_rank(true, &rank, &from))
+      hop_log(2, "opencl: HOPBLAS_DEVICE=%.60s outside an MPI job: local rank 0", want);
+    if (want[10] == ':') {
+      ok = match_list(st, want + 11, true, rank, list, &n, why, len);
+    } else {
+      size_t c = candidates(st, list);
+      if (c == 0)
+        snprintf(why, len, "HOPBLAS_DEVICE=local-rank: no available OpenCL device with a compiler");
+      else
+        list[0] = list[(size_t)rank % c], n = 1;
     }
-    snprintf(why, len, "HOPBLAS_DEVICE=%.60s matches none of the %zu OpenCL devices", want,
-             st->ndev);
+    snprintf(st->dev_why, sizeof st->dev_why, "HOPBLAS_DEVICE=%.60s: local rank %ld%s%s%s", want,
+             rank, from ? " (" : " (not in an MPI job", from ? from : "", ")");
+  } else {
+    ok = match_list(st, want, false, 0, list, &n, why, len);
+    snprintf(st->dev_why, sizeof st->dev_why, "HOPBLAS_DEVICE=%.60s", want);
+  }
+  if (!ok || n == 0) {
+    free(list);
     return HOP_UNAVAILABLE;
   }
-  bool found = false;
-  for (size_t i = 0; i < st->ndev; i++)
-    if (st->devs[i].usable &&
-        (!found || device_score(&st->devs[i]) > device_score(&st->devs[st->dev]))) {
-      st->dev = i;
-      found = true;
-    }
-  if (!found) {
-    snprintf(why, len, "no available OpenCL device with a compiler");
-    return HOP_UNAVAILABLE;
-  }
-  snprintf(st->dev_why, sizeof st->dev_why, "%s",
-           st->ndev == 1 ? "the only device" : "strongest device (GPU first, then units x clock)");
+  st->dev = list[0];
+  st->nalso = n - 1;
+  if (st->nalso > 0)
+    memmove(list, list + 1, st->nalso * sizeof *list), st->also = list;
+  else
+    free(list);
   return HOP_OK;
 }
 
@@ -171,13 +268,9 @@ static void choose_memory(struct hop_ocl_state *st)
   }
 }
 
-enum hop_status hop_ocl_runtime_open(struct hop_ocl_state *st, char *why, size_t len)
+/* The context and queues on st->dev, and what depends on the device. */
+static enum hop_status open_device(struct hop_ocl_state *st, char *why, size_t len)
 {
-  enum hop_status rc = discover(st, why, len);
-  if (rc == HOP_OK)
-    rc = choose(st, why, len);
-  if (rc != HOP_OK)
-    return rc;
   const struct hop_ocl_device *d = hop_ocl_device(st);
   cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)d->platform, 0};
   cl_int err;
@@ -205,6 +298,30 @@ enum hop_status hop_ocl_runtime_open(struct hop_ocl_state *st, char *why, size_t
   return HOP_OK;
 }
 
+enum hop_status hop_ocl_runtime_open(struct hop_ocl_state *st, char *why, size_t len)
+{
+  enum hop_status rc = discover(st, why, len);
+  if (rc == HOP_OK)
+    rc = choose(st, why, len);
+  return rc == HOP_OK ? open_device(st, why, len) : rc;
+}
+
+enum hop_status hop_ocl_runtime_open_on(struct hop_ocl_state *st, const struct hop_ocl_state *first,
+                                        size_t dev, char *why, size_t len)
+{
+  st->devs = malloc(first->ndev * sizeof *st->devs);
+  if (st->devs == NULL) {
+    snprintf(why, len, "out of memory");
+    return HOP_ERR_NOMEM;
+  }
+  memcpy(st->devs, first->devs, first->ndev * sizeof *st->devs);
+  st->ndev = first->ndev;
+  st->dev = dev;
+  snprintf(st->dev_why, sizeof st->dev_why, "shares calls with device %zu (%.100s)", first->dev,
+           first->dev_why);
+  return open_device(st, why, len);
+}
+
 void hop_ocl_runtime_close(struct hop_ocl_state *st)
 {
   hop_ocl_pool_release(st);
@@ -215,8 +332,10 @@ void hop_ocl_runtime_close(struct hop_ocl_state *st)
   if (st->ctx != NULL)
     clReleaseContext(st->ctx);
   free(st->devs);
+  free(st->also);
   st->devs = NULL;
-  st->ndev = 0;
+  st->also = NULL;
+  st->ndev = st->nalso = 0;
 }
 
 const struct hop_ocl_device *hop_ocl_device(const struct hop_ocl_state *st)
@@ -230,17 +349,28 @@ static const char *type_name(cl_device_type t)
          : t & CL_DEVICE_TYPE_ACCELERATOR ? "accelerator" : "other";
 }
 
+static bool in_use(const struct hop_ocl_state *st, size_t i)
+{
+  bool yes = i == st->dev;
+  for (size_t a = 0; a < st->nalso; a++)
+    yes = yes || st->also[a] == i;
+  return yes;
+}
+
 void hop_ocl_runtime_describe(const struct hop_ocl_state *st, FILE *out)
 {
   for (size_t i = 0; i < st->ndev; i++) {
     const struct hop_ocl_device *d = &st->devs[i];
     fprintf(out,
             "  %s device %zu: %s / %s, %s, %u units at %u MHz, %.1f GiB, %s memory, driver %s%s\n",
-            i == st->dev ? "*" : " ", i, d->platform_name, d->name, type_name(d->type), d->units,
+            in_use(st, i) ? "*" : " ", i, d->platform_name, d->name, type_name(d->type), d->units,
             d->clock_mhz, (double)d->global_mem / (1 << 30), d->unified ? "unified" : "discrete",
             d->driver, d->usable ? "" : " (unavailable)");
   }
-  fprintf(out, "  device in use: %zu (%s)\n", st->dev, st->dev_why);
+  fprintf(out, "  device%s in use: %zu", st->nalso > 0 ? "s" : "", st->dev);
+  for (size_t i = 0; i < st->nalso; i++)
+    fprintf(out, ", %zu", st->also[i]);
+  fprintf(out, " (%s)\n", st->dev_why);
   fprintf(out, "  host memory: %s (%s)\n", st->memory == HOP_OCL_ZERO_COPY ? "zero-copy" : "staged",
           st->memory_why);
   fprintf(out, "  subnormal floats: %s\n",

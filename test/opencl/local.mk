@@ -4,7 +4,7 @@ HOP_OPENCL_TESTS = test/opencl/contract.test test/opencl/netlib.test test/opencl
 	test/opencl/fault.test test/opencl/runtime.test test/opencl/bench.test test/opencl/stub.test \
 	test/opencl/pipeline.test test/opencl/families.test test/opencl/families-limits.test \
 	test/opencl/nvidia.test test/opencl/nv-sources.test test/opencl/level3.test \
-	test/opencl/lapack.test
+	test/opencl/lapack.test test/opencl/devices.test
 if HOP_OPENCL
 TESTS += $(HOP_OPENCL_TESTS)
 endif
