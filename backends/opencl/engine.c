@@ -88,6 +88,7 @@ enum hop_status hop_ocl_engine_open(struct hop_ocl_state *st, const struct hop_o
 void hop_ocl_engine_close(struct hop_ocl_state *st)
 {
   hop_ocl_tune_release(st);
+  hop_ocl_triangular_release(st);
   hop_ocl_family_release(st);
   hop_ocl_runtime_close(st);
   pthread_mutex_destroy(&st->lock);

@@ -15,6 +15,8 @@ enum hop_status hop_ocl_level3(struct hop_ocl_state *st, const struct hop_call *
 /* trmm and trsm on resident operands (level3_tri.c). */
 enum hop_status hop_ocl_triangular(struct hop_ocl_state *st, const struct hop_call *g,
                                    hop_ocl_run_fn run);
+/* trsm's slab programs, when the library is unloaded. */
+void hop_ocl_triangular_release(struct hop_ocl_state *st);
 /* Predicted seconds of such a call, from gemm's prediction of the GEMMs it runs. */
 double hop_ocl_level3_predict(const struct hop_ocl_state *st, const struct hop_call *g,
                               double (*gemm)(void *st, const struct hop_call *g));

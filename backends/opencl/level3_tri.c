@@ -6,17 +6,17 @@
  * trmm: every slab's off-diagonal product alpha op(A)(I, L) B(L, :) is
  * computed from B as it was, into a device C, in launches queued back to
  * back; C comes back once, and the host adds each slab's diagonal block
- * (the CPU's trmm of an NB x NB triangle) as it writes B.  Nothing is
- * written before every launch and the read-back succeeded.
+ * (the CPU's trmm of an NB x NB triangle) as it writes B.
  *
- * trsm: slab by slab in the order the substitution needs, the host reads
- * the slab (alpha B minus what the solved slabs took away), solves it with
- * the CPU's trsm on its diagonal block, writes it into B (final) and back
- * to the device, and the device takes it from the slabs still to solve:
- * one GEMM launch, B(rest) = -op(A)(rest, I) X(I) + beta B(rest), beta
- * alpha at the first step (which scales every unsolved row once), 1
- * after.  A failure after a slab is final leaves the rest to the CPU:
- * B(rest) = alpha B(rest) - op(A)(rest, done) X(done), then its trsm. */
+ * trsm: slab by slab in the order the substitution needs, all on the
+ * device: kernels/trsm_slab.cl solves the slab against its diagonal block
+ * by substitution (stable: no inverted blocks), then one GEMM launch takes
+ * it from the slabs still to solve, B(rest) = -op(A)(rest, I) X(I) +
+ * beta B(rest), beta alpha at the first step (which scales every unsolved
+ * row once), 1 after.  B comes back once, at the end.
+ *
+ * Neither writes B before every launch and the read-back succeeded: a
+ * failure leaves it untouched, for the next engine. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -181,70 +181,154 @@ static enum hop_status trmm(struct tri *t)
   return HOP_OK;
 }
 
-/* The unsolved rows (columns) [u0, u0 + nu) after a failure, on the CPU:
- * B(U) = alpha B(U) - op(A)(U, D) X(D) over the solved [d0, d0 + nd), then U's trsm. */
-static void finish_on_cpu(const struct tri *t, int64_t u0, int64_t nu, int64_t d0, int64_t nd)
+static void hop_ocl_triangular_release_one(struct hop_ocl_trsm *k, int d)
+{
+  if (k->kernel[d] != NULL)
+    clReleaseKernel(k->kernel[d]);
+  if (k->prog[d] != NULL)
+    clReleaseProgram(k->prog[d]);
+  k->kernel[d] = NULL, k->prog[d] = NULL, k->nb[d] = 0;
+}
+
+/* The slab solver for this precision and slab size: built once. */
+static cl_kernel slab_kernel(struct tri *t)
+{
+  struct hop_ocl_state *st = t->st;
+  struct hop_ocl_trsm *k = &st->trsm;
+  int d = t->g->dtype == HOP_DTYPE_D;
+  if (k->nb[d] == (int)t->nb)
+    return k->kernel[d];
+  if (k->failed[d])
+    return NULL;
+  hop_ocl_triangular_release_one(k, d);
+  static const char *const files[] = {"trsm_slab.cl", NULL};
+  char why[160] = "", options[96];
+  snprintf(options, sizeof options, "-DNBMAX=%d%s", (int)t->nb, d ? " -DHOP_FP64" : "");
+  char *src = hop_ocl_source_join(files, why, sizeof why);
+  cl_program prog = src ? hop_ocl_program_build(st, "trsm_slab", src, options, why, sizeof why) : NULL;
+  free(src);
+  cl_int err = CL_BUILD_PROGRAM_FAILURE;
+  cl_kernel kn = prog ? clCreateKernel(prog, "trsm_slab", &err) : NULL;
+  if (kn == NULL) {
+    hop_log(1, "opencl: trsm's slab solver did not build (%s); %ctrsm stays on the CPU",
+            why[0] ? why : "no kernel", d ? 'd' : 's');
+    if (prog != NULL)
+      clReleaseProgram(prog);
+    k->failed[d] = true;
+    return NULL;
+  }
+  k->prog[d] = prog, k->kernel[d] = kn, k->nb[d] = (int)t->nb;
+  return kn;
+}
+
+/* Solve the slab [s0, s0 + len) of the device's B against op(A)'s diagonal block. */
+static bool solve(struct tri *t, cl_kernel kn, int64_t s0, int64_t len, double alpha)
+{
+  if (t->err != CL_SUCCESS)
+    return false;
+  const struct hop_call *g = t->g;
+  bool tr = hop_transposed(g->ta);
+  /* Left: columns of the slab, M = op(A_II); right: its rows, M = op(A_II)^T. */
+  cl_int nb = (cl_int)len, count = (cl_int)(t->left ? g->n : g->m), lda = (cl_int)t->k;
+  cl_int trans = t->left ? tr : !tr, lower = t->left ? !t->op_upper : t->op_upper, unit = g->unit_diag;
+  cl_ulong a_off = (cl_ulong)s0 + (cl_ulong)s0 * (cl_ulong)t->k, m = (cl_ulong)g->m;
+  cl_ulong b_off = t->left ? (cl_ulong)s0 : (cl_ulong)s0 * m;
+  cl_ulong vstep = t->left ? m : 1, estep = t->left ? 1 : m;
+  float alpha_f = (float)alpha;
+  cl_int err = 0;
+  cl_uint i = 0;
+  err |= clSetKernelArg(kn, i++, sizeof nb, &nb);
+  err |= clSetKernelArg(kn, i++, sizeof count, &count);
+  if (g->dtype == HOP_DTYPE_D)
+    err |= clSetKernelArg(kn, i++, sizeof alpha, &alpha);
+  else
+    err |= clSetKernelArg(kn, i++, sizeof alpha_f, &alpha_f);
+  err |= clSetKernelArg(kn, i++, sizeof t->a, &t->a);
+  err |= clSetKernelArg(kn, i++, sizeof a_off, &a_off);
+  err |= clSetKernelArg(kn, i++, sizeof lda, &lda);
+  err |= clSetKernelArg(kn, i++, sizeof trans, &trans);
+  err |= clSetKernelArg(kn, i++, sizeof lower, &lower);
+  err |= clSetKernelArg(kn, i++, sizeof unit, &unit);
+  err |= clSetKernelArg(kn, i++, sizeof t->b, &t->b);
+  err |= clSetKernelArg(kn, i++, sizeof b_off, &b_off);
+  err |= clSetKernelArg(kn, i++, sizeof vstep, &vstep);
+  err |= clSetKernelArg(kn, i++, sizeof estep, &estep);
+  size_t global = (size_t)count;
+  if (err != CL_SUCCESS)
+    t->err = CL_INVALID_KERNEL_ARGS;
+  else if (hop_ocl_fault_hit(&t->st->fault, HOP_OCL_FAULT_ENQUEUE))
+    t->err = CL_OUT_OF_RESOURCES;
+  else
+    t->err = clEnqueueNDRangeKernel(queue(t), kn, 1, NULL, &global, NULL, 0, NULL, NULL);
+  t->st->window.launches++;
+  return t->err == CL_SUCCESS;
+}
+
+/* X into the caller's B, through a host buffer in shares of independent
+ * systems (columns of B on the left, rows on the right) of about
+ * HOPBLAS_OPENCL_CHUNK bytes, each share written whole: a failed read
+ * leaves the shares not yet written to the CPU, which solves them from B
+ * as it still is. */
+static enum hop_status fetch(struct tri *t)
 {
   const struct hop_call *g = t->g;
-  if (nd > 0) {
-    struct hop_call u = *g;
-    u.op = HOP_OP_GEMM, u.alpha = (struct hop_scalar){-1.0, 0.0}, u.beta = g->alpha;
-    bool ta = hop_transposed(g->ta);
-    int64_t ar = t->left ? u0 : d0, ac = t->left ? d0 : u0; /* op(A)(ar.., ac..) */
-    const unsigned char *a = (const unsigned char *)g->a +
-                             (ta ? hop_at(ac, ar, g->lda) : hop_at(ar, ac, g->lda)) * t->e;
-    if (t->left) { /* B(U, :) = -op(A)(U, D) X(D, :) + alpha B(U, :) */
-      u.m = nu, u.k = nd, u.a = a, u.b = b_at(t, d0, 0), u.ldb = g->ldc, u.tb = HOP_TRANS_N;
-      u.c = b_at(t, u0, 0);
-    } else { /* B(:, U) = -X(:, D) op(A)(D, U) + alpha B(:, U) */
-      u.n = nu, u.k = nd, u.a = b_at(t, 0, d0), u.lda = g->ldc, u.ta = HOP_TRANS_N;
-      u.b = a, u.ldb = g->lda, u.tb = g->ta, u.c = b_at(t, 0, u0);
-    }
-    hop_fallback_run(&u);
+  int64_t total = t->left ? g->n : g->m, across = t->left ? g->m : g->n;
+  int64_t per = (int64_t)(hop_ocl_chunk_bytes(t->st) / ((size_t)across * t->e));
+  per = per < 1 ? 1 : per > total ? total : per;
+  unsigned char *x = t->err == CL_SUCCESS ? malloc((size_t)per * (size_t)across * t->e) : NULL;
+  if (x == NULL)
+    return t->err != CL_SUCCESS ? hop_ocl_status(t->err) : HOP_ERR_NOMEM; /* B untouched */
+  int64_t done = 0;
+  for (; done < total; done += per) {
+    int64_t len = total - done < per ? total - done : per;
+    int64_t rows = t->left ? g->m : len, cols = t->left ? len : g->n;
+    if (!move(t, false, t->left ? 0 : done, t->left ? done : 0, rows, cols, x, rows))
+      break;
+    for (int64_t j = 0; j < cols; j++)
+      memcpy(b_at(t, t->left ? 0 : done, t->left ? done + j : j), x + (size_t)j * (size_t)rows * t->e,
+             (size_t)rows * t->e);
   }
-  struct hop_call s = slab_call(t, HOP_OP_TRSM, u0, nu, t->left ? b_at(t, u0, 0) : b_at(t, 0, u0),
-                                g->ldc, nd > 0 ? (struct hop_scalar){1.0, 0.0} : g->alpha);
-  hop_fallback_run(&s);
+  free(x);
+  if (done >= total)
+    return HOP_OK;
+  if (done == 0)
+    return hop_ocl_status(t->err); /* B untouched */
+  hop_log(1, "opencl: %s: reading the solution failed after %lld of %lld %s; the CPU solves the rest",
+          g->symbol, (long long)done, (long long)total, t->left ? "columns" : "rows");
+  struct hop_call rest = *g;
+  rest.c = t->left ? b_at(t, 0, done) : b_at(t, done, 0);
+  if (t->left)
+    rest.n = total - done;
+  else
+    rest.m = total - done;
+  hop_fallback_run(&rest);
+  return HOP_OK;
 }
 
 static enum hop_status trsm(struct tri *t)
 {
   const struct hop_call *g = t->g;
+  cl_kernel kn = slab_kernel(t);
+  if (kn == NULL)
+    return HOP_DECLINED;
   /* Forward when each slab needs the ones before it: op(A) lower on the left, upper on the right. */
   bool forward = t->left != t->op_upper;
-  int64_t slabs = (t->k + t->nb - 1) / t->nb, other = t->left ? g->n : g->m;
-  unsigned char *x = malloc((size_t)t->nb * (size_t)other * t->e);
-  if (x == NULL)
-    return HOP_ERR_NOMEM;
-  int64_t done0 = forward ? 0 : t->k, done = 0; /* solved: [done0, done0 + done) */
+  int64_t slabs = (t->k + t->nb - 1) / t->nb;
   for (int64_t s = 0; s < slabs && t->err == CL_SUCCESS; s++) {
     int64_t s0 = (forward ? s : slabs - 1 - s) * t->nb, len = slab_len(t, s0);
-    int64_t rows = t->left ? len : g->m, cols = t->left ? g->n : len;
-    if (!move(t, false, t->left ? s0 : 0, t->left ? 0 : s0, rows, cols, x, rows))
-      break;
-    struct hop_call d = slab_call(t, HOP_OP_TRSM, s0, len, x, rows,
-                                  s == 0 ? g->alpha : (struct hop_scalar){1.0, 0.0});
-    hop_fallback_run(&d);
-    for (int64_t j = 0; j < cols; j++) /* final in the caller's B */
-      memcpy(t->left ? b_at(t, s0, j) : b_at(t, 0, s0 + j), x + (size_t)j * (size_t)rows * t->e,
-             (size_t)rows * t->e);
-    done0 = forward ? 0 : s0, done += len;
-    if (s + 1 == slabs)
-      break;
-    /* The unsolved slabs lose this one's share, through B(I) = X(I) on the device. */
+    double step_alpha = s == 0 ? g->alpha.re : 1.0;
+    solve(t, kn, s0, len, step_alpha);
+    /* The unsolved slabs lose this one's share (the first step scales them by alpha). */
     int64_t r0 = forward ? s0 + len : 0, nr = forward ? t->k - s0 - len : s0;
-    if (move(t, true, t->left ? s0 : 0, t->left ? 0 : s0, rows, cols, x, rows))
-      launch(t, t->b, r0, nr, s0, len, -1.0, s == 0 ? g->alpha.re : 1.0);
+    launch(t, t->b, r0, nr, s0, len, -1.0, step_alpha);
   }
-  free(x);
-  if (t->err == CL_SUCCESS)
-    return HOP_OK;
-  if (done == 0)
-    return hop_ocl_status(t->err); /* B untouched */
-  hop_log(1, "opencl: %s failed after %lld of %lld rows were final; the CPU solves the rest",
-          g->symbol, (long long)done, (long long)t->k);
-  finish_on_cpu(t, forward ? done : 0, t->k - done, done0, done);
-  return HOP_OK;
+  return fetch(t);
+}
+
+void hop_ocl_triangular_release(struct hop_ocl_state *st)
+{
+  for (int d = 0; d < 2; d++)
+    hop_ocl_triangular_release_one(&st->trsm, d);
 }
 
 /* Rows (left) or columns (right) per slab: HOPBLAS_OPENCL_L3_BLOCK, else 128. */
@@ -317,13 +401,14 @@ double hop_ocl_level3_predict(const struct hop_ocl_state *st, const struct hop_c
     break;
   case HOP_OP_TRMM:
   case HOP_OP_TRSM: {
-    /* A GEMM of half the flops, the host's diagonal blocks, and for trsm a
-     * round trip per slab on its critical path. */
+    /* A GEMM of half the flops, and the diagonal blocks: trmm's on the host,
+     * trsm's by the slab solver (a launch each, at a small share of the
+     * GEMM rate: one work-item per vector). */
     double nb = (double)block(), k = (double)g->k, other = g->right_side ? g->m : g->n;
-    double slabs = k / nb + 1.0;
-    host_s = k * nb * other / cpu_flops_s;
-    if (g->op == HOP_OP_TRSM)
-      host_s += slabs * (st->model.setup_s + 2.0 * nb * other * e / st->model.link_bytes_s);
+    double slabs = k / nb + 1.0, diag_flops = k * nb * other;
+    host_s = g->op == HOP_OP_TRMM ? diag_flops / cpu_flops_s
+                                  : slabs * st->model.setup_s / 4.0 +
+                                      diag_flops / (st->model.peak_flops / 32.0);
     double t = gemm((void *)st, &m);
     return t < 0.0 ? t : t / 2.0 + host_s;
   }

@@ -2,7 +2,8 @@
 HOP_CL_KERNELS = kernels/gemm_generic.cl kernels/gemm_image.cl kernels/gemm_adreno.cl \
 	kernels/gemm_mali.cl kernels/nv_sgemm_fma.cl kernels/nv_hgemm_mma.cl \
 	kernels/nv_sgemm_3xtf32.cl kernels/nv_probe.cl kernels/nv_ptx.cl kernels/nv_mma_emu.cl \
-	kernels/nv_split.cl kernels/nv_hgemm_f16x2.cl kernels/nv_dgemm_mma.cl
+	kernels/nv_split.cl kernels/nv_hgemm_f16x2.cl kernels/nv_dgemm_mma.cl \
+	kernels/trsm_slab.cl
 EXTRA_DIST += $(HOP_CL_KERNELS) tools/embed-cl.sh
 CLEANFILES += kernels/kernels_embedded.c kernels/embed.stamp
 

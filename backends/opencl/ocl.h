@@ -155,6 +155,15 @@ struct hop_ocl_window {
   long launches, waits; /* this call: kernel launches, window waits */
 };
 
+/* trsm's slab solver (kernels/trsm_slab.cl, level3_tri.c): one program per
+ * precision, built on the first trsm that needs it, for slabs of nb. */
+struct hop_ocl_trsm {
+  int nb[2];            /* [float, double]: NBMAX it was built with, 0 = not built */
+  bool failed[2];       /* the build failed: trsm declines in that precision */
+  cl_program prog[2];
+  cl_kernel kernel[2];
+};
+
 /* ---- the engine state: the one OpenCL runtime of the process ------------ */
 
 struct hop_ocl_state {
@@ -180,6 +189,7 @@ struct hop_ocl_state {
   struct hop_ocl_model model;
   struct hop_ocl_tune *tune; /* parameters per size bucket, calibration (tune.h) */
   struct hop_ocl_fault fault;
+  struct hop_ocl_trsm trsm;
   long queue_window;    /* HOPBLAS_QUEUE_WINDOW */
   bool flushes;         /* subnormal floats flushed: the device, or HOPBLAS_OPENCL_FTZ=1 */
   int failures;         /* consecutive failed calls */
@@ -308,6 +318,8 @@ size_t hop_ocl_acc_size(enum hop_dtype dt);
 bool hop_ocl_plan_make(const struct hop_call *g, enum hop_ocl_memory mem, size_t cap,
                        struct hop_ocl_plan *p);
 
+/* run.c: bytes per upload and per read-back part (HOPBLAS_OPENCL_CHUNK, else 4 MiB). */
+size_t hop_ocl_chunk_bytes(struct hop_ocl_state *st);
 /* run.c: the whole call; C is final, or untouched (error status returned). */
 enum hop_status hop_ocl_run(struct hop_ocl_state *st, const struct hop_call *g);
 

@@ -379,7 +379,7 @@ static void log_phases(const struct hop_ocl_call *c, double seconds)
           1e3 * (seconds - busy), 1e3 * seconds);
 }
 
-static size_t chunk_bytes(struct hop_ocl_state *st)
+size_t hop_ocl_chunk_bytes(struct hop_ocl_state *st)
 {
   if (st->pool.chunk == 0)
     st->pool.chunk = (size_t)hop_config_int("HOPBLAS_OPENCL_CHUNK", 0, 1L << 30, 0);
@@ -432,7 +432,7 @@ enum hop_status hop_ocl_run(struct hop_ocl_state *st, const struct hop_call *g)
   c.done_cols = calloc(c.ntiles, sizeof *c.done_cols);
   if (c.done_cols == NULL)
     return HOP_ERR_NOMEM;
-  c.sg.chunk = chunk_bytes(st);
+  c.sg.chunk = hop_ocl_chunk_bytes(st);
   choose_slots(&c);
   /* Tiles go through the slots in turn: the one started u-th in slot u % nc. */
   size_t started = 0, nc = (size_t)c.nc;
