@@ -337,6 +337,55 @@ static inline void accumulate_h(__local float *alm, __local float *blm, realM ac
 #define GROUP_SIZE __attribute__((reqd_work_group_size(MDIMC, NDIMC, 1)))
 #endif
 
+/* ---- a batch of GEMMs in one launch ---------------------------------------
+ * Work-group (x, y, p) computes tile (x, y) of problem p, which desc[p]
+ * describes (backends/opencl/batch.c fills it): BATCH_DESC ulongs, m, n, k,
+ * ta, tb, lda, ldb, ldc, the element offsets of its A, B and C in the packed
+ * buffers a, b and c, and alpha's and beta's bits.  The grid covers the
+ * largest problem's tiles; a work-group past its problem's returns at once,
+ * every item of it alike, so no barrier is left waiting. */
+#define BATCH_DESC 16
+
+#ifdef HOP_FP64
+#define BATCH_REAL(bits) as_double(bits)
+#else
+#define BATCH_REAL(bits) as_float((uint)(bits))
+#endif
+
+static inline void batched_tile(__local real *alm, __local real *blm, const __global ulong *desc,
+                                const __global real *a, const __global real *b, __global real *c)
+{
+  const __global ulong *d = desc + (ulong)get_group_id(2) * BATCH_DESC;
+  const int m = (int)d[0], n = (int)d[1];
+  const int m0 = (int)get_group_id(0) * MWG, n0 = (int)get_group_id(1) * NWG;
+  if (m0 >= m || n0 >= n)
+    return;
+  realM acc[MVEC][NWI];
+  accumulate_s(alm, blm, acc, m, n, (int)d[2], m0, n0, a, d[8], (int)d[5], (int)d[3], b, d[9],
+               (int)d[6], (int)d[4]);
+  store_c_s(acc, m, n, m0, n0, BATCH_REAL(d[11]), BATCH_REAL(d[12]), c, d[10], (int)d[7], c, d[10],
+            (int)d[7]);
+}
+
+#ifdef HOP_FP64
+__kernel GROUP_SIZE void dgemm_batched_generic(const __global ulong *desc,
+                                               const __global double *a,
+                                               const __global double *b, __global double *c)
+{
+  __local double alm[KWG * PITCHA];
+  __local double blm[KWG * PITCHB];
+  batched_tile(alm, blm, desc, a, b, c);
+}
+#else
+__kernel GROUP_SIZE void sgemm_batched_generic(const __global ulong *desc, const __global float *a,
+                                               const __global float *b, __global float *c)
+{
+  __local float alm[KWG * PITCHA];
+  __local float blm[KWG * PITCHB];
+  batched_tile(alm, blm, desc, a, b, c);
+}
+#endif
+
 #ifdef HOP_FP64
 __kernel GROUP_SIZE void dgemm_generic_tiled(
   int m, int n, int k, double alpha, const __global double *a, ulong a_off, int lda, int ta,

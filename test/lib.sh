@@ -253,7 +253,7 @@ hop_engine_routines() {
   esac
   case $1:$2 in
   cpu:*) hop_routines "$2" ;;
-  opencl:s | opencl:d) echo gemm gemmt symm syrk syr2k trmm trsm ;;
+  opencl:s | opencl:d) echo gemm gemmt symm syrk syr2k trmm trsm gemm_batch ;;
   *) echo gemm ;;
   esac
 }

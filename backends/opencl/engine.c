@@ -166,6 +166,8 @@ double hop_ocl_engine_predict(const struct hop_ocl_state *st, const struct hop_c
   case HOP_DTYPE_SH: break;
   case HOP_DTYPE_COUNT: return -1.0;
   }
+  if (g->op == HOP_OP_GEMM_BATCH)
+    return hop_ocl_batch_predict(st, g);
   /* Measured by `hopblas tune` (d on its own curve, where it was measured). */
   double calibrated = hop_ocl_calib_seconds(st, g);
   if (calibrated >= 0.0)
@@ -199,7 +201,7 @@ static enum hop_status run_real(void *state, const struct hop_call *g)
     rc = HOP_DECLINED; /* why: `hopblas info`'s fp64 line */
   if (rc == HOP_OK) {
     hop_ocl_family_call_begin(st);
-    rc = hop_ocl_run(st, g);
+    rc = g->op == HOP_OP_GEMM_BATCH ? hop_ocl_batch_run(st, g) : hop_ocl_run(st, g);
     hop_ocl_family_call_end(st, g);
   }
   return rc;
@@ -211,7 +213,7 @@ enum hop_status hop_ocl_engine_call(struct hop_ocl_state *st, const struct hop_c
   enum hop_status rc = HOP_DECLINED;
   if (st->off)
     rc = HOP_DECLINED;
-  else if (g->op != HOP_OP_GEMM && g->op != HOP_OP_GEMMT)
+  else if (g->op != HOP_OP_GEMM && g->op != HOP_OP_GEMMT && g->op != HOP_OP_GEMM_BATCH)
     rc = hop_ocl_level3(st, g, run_real);
   else
     rc = hop_dtype_info(g->dtype)->is_complex ? hop_complex_by_real(g, run_real, st, true)
@@ -294,7 +296,9 @@ const struct hop_backend hop_backend_opencl = {
             [HOP_OP_SYRK] = HOP_DTYPE_BIT(HOP_DTYPE_S) | HOP_DTYPE_BIT(HOP_DTYPE_D),
             [HOP_OP_SYR2K] = HOP_DTYPE_BIT(HOP_DTYPE_S) | HOP_DTYPE_BIT(HOP_DTYPE_D),
             [HOP_OP_TRMM] = HOP_DTYPE_BIT(HOP_DTYPE_S) | HOP_DTYPE_BIT(HOP_DTYPE_D),
-            [HOP_OP_TRSM] = HOP_DTYPE_BIT(HOP_DTYPE_S) | HOP_DTYPE_BIT(HOP_DTYPE_D)},
+            [HOP_OP_TRSM] = HOP_DTYPE_BIT(HOP_DTYPE_S) | HOP_DTYPE_BIT(HOP_DTYPE_D),
+            /* batches in one launch of the batched kernel (batch.c), where the family has it */
+            [HOP_OP_GEMM_BATCH] = HOP_DTYPE_BIT(HOP_DTYPE_S) | HOP_DTYPE_BIT(HOP_DTYPE_D)},
   .max_dim = INT_MAX, /* int sizes in launches and packing */
   .fork_safe = false,
   .init = ocl_init,

@@ -122,6 +122,8 @@ const char *hop_ocl_generic_kernel_name(enum hop_ocl_kernel k)
     [HOP_OCL_HGEMM] = "hgemm_generic_tiled",
     [HOP_OCL_SHGEMM] = "shgemm_generic_tiled",
     [HOP_OCL_DGEMM] = "dgemm_generic_tiled",
+    [HOP_OCL_SGEMM_BATCH] = "sgemm_batched_generic",
+    [HOP_OCL_DGEMM_BATCH] = "dgemm_batched_generic",
   };
   return names[k];
 }

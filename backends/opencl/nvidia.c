@@ -82,7 +82,19 @@ static const struct hop_ocl_nv_unit fma_wide[4] = {
   fp64 = {"fp64-64x128", "gemm_generic.cl",
           "-DHOP_FP64 -DMWG=64 -DNWG=128 -DKWG=32 -DMDIMC=8 -DNDIMC=16 -DVWM=8 -DVWN=4 -DVWL=4",
           false, {[HOP_OCL_DGEMM] = "dgemm_generic_tiled"}, {64, 128, 32, 8, 16, 8, 4, 4, 0, 0}, 37,
-          2, -1};
+          2, -1},
+  /* Batches (backends/opencl/batch.c): the generic batched kernels, a
+   * problem per slice of the grid, tiles for small problems.  nv_pick never
+   * picks them: they serve no GEMM launch. */
+  batch = {"batch-64x64", "gemm_generic.cl",
+           "-DMWG=64 -DNWG=64 -DKWG=16 -DMDIMC=16 -DNDIMC=16 -DVWM=4 -DVWN=4 -DVWL=4", false,
+           {[HOP_OCL_SGEMM_BATCH] = "sgemm_batched_generic"}, {64, 64, 16, 16, 16, 4, 4, 4, 0, 0},
+           0, 1, -1},
+  batch_fp64 = {"batch-fp64-64x64", "gemm_generic.cl",
+                "-DHOP_FP64 -DMWG=64 -DNWG=64 -DKWG=16 -DMDIMC=16 -DNDIMC=16 -DVWM=4 -DVWN=4 "
+                "-DVWL=4",
+                false, {[HOP_OCL_DGEMM_BATCH] = "dgemm_batched_generic"},
+                {64, 64, 16, 16, 16, 4, 4, 4, 0, 0}, 0, 1, -1};
 
 /* What st->prog.unit[] holds, in order.  nv_pick (nvidia_pick.c) chooses among those that
  * serve a launch's dtype and transpose pair. */
@@ -103,7 +115,9 @@ int hop_ocl_nv_unit_list(const struct hop_ocl_nv *nv, const struct hop_ocl_nv_un
     out[n++] = &fp64;
   if (nv->dmma)
     out[n++] = &dmma;
-  _Static_assert(4 + 3 + 1 + 2 <= HOP_OCL_UNITS, "the table outgrew HOP_OCL_UNITS");
+  out[n++] = &batch;
+  out[n++] = &batch_fp64;
+  _Static_assert(4 + 3 + 1 + 2 + 2 <= HOP_OCL_UNITS, "the table outgrew HOP_OCL_UNITS");
   return n;
 }
 
@@ -126,7 +140,8 @@ int hop_ocl_nv_unit_specs(const struct hop_ocl_nv *nv, struct hop_ocl_unit_spec 
     snprintf(s->options, sizeof s->options, "%s%s", v->defines,
              nv->emulate ? " -cl-opt-disable" : "");
     memcpy(s->kernel, v->kernel, sizeof s->kernel);
-    s->fp64 = v->kernel[HOP_OCL_DGEMM] != NULL;
+    for (int k = 0; k < HOP_OCL_KERNELS; k++) /* built on the first d or z call */
+      s->fp64 = s->fp64 || (hop_ocl_kernel_fp64((enum hop_ocl_kernel)k) && v->kernel[k] != NULL);
   }
   return n;
 }

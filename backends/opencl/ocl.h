@@ -46,8 +46,16 @@ struct hop_ocl_params {
 };
 
 /* DGEMM lives in a program of its own (built with -DHOP_FP64 where the
- * device has cl_khr_fp64); its kernel object sits beside the others. */
-enum hop_ocl_kernel { HOP_OCL_SGEMM, HOP_OCL_HGEMM, HOP_OCL_SHGEMM, HOP_OCL_DGEMM, HOP_OCL_KERNELS };
+ * device has cl_khr_fp64); its kernel object sits beside the others, as
+ * does DGEMM_BATCH's.  The _BATCH kernels run a whole batch of GEMMs in one
+ * launch (batch.c), a problem per slice of the grid. */
+enum hop_ocl_kernel { HOP_OCL_SGEMM, HOP_OCL_HGEMM, HOP_OCL_SHGEMM, HOP_OCL_DGEMM,
+                      HOP_OCL_SGEMM_BATCH, HOP_OCL_DGEMM_BATCH, HOP_OCL_KERNELS };
+/* The kernels of the double program. */
+static inline bool hop_ocl_kernel_fp64(enum hop_ocl_kernel k)
+{
+  return k == HOP_OCL_DGEMM || k == HOP_OCL_DGEMM_BATCH;
+}
 
 /* One program of a family that owns several (family.h, units), and its
  * kernels: they launch like the generic family's, with these parameters. */
@@ -122,6 +130,7 @@ struct hop_ocl_pool {
   struct hop_ocl_slot dev[3][HOP_OCL_SLOTS];   /* [A, B, C][slot] on the device */
   struct hop_ocl_slot stage[3][HOP_OCL_SLOTS]; /* pinned: C read-backs; image families' blocks */
   struct hop_ocl_slot ring[HOP_OCL_RING];      /* pinned: staged uploads, a chunk each */
+  struct hop_ocl_slot batch[2];                /* a batch's problem descriptors: device, pinned */
   struct hop_ocl_copy *copy;                   /* threads for large host copies (copy.c) */
   bool copy_tried;
   size_t chunk;                                /* HOPBLAS_OPENCL_CHUNK, read on first use */
@@ -322,6 +331,11 @@ bool hop_ocl_plan_make(const struct hop_call *g, enum hop_ocl_memory mem, size_t
 size_t hop_ocl_chunk_bytes(struct hop_ocl_state *st);
 /* run.c: the whole call; C is final, or untouched (error status returned). */
 enum hop_status hop_ocl_run(struct hop_ocl_state *st, const struct hop_call *g);
+
+/* batch.c: a batch of GEMMs in one launch of the family's batched kernel
+ * (declined where it has none); C final, or untouched with an error status. */
+enum hop_status hop_ocl_batch_run(struct hop_ocl_state *st, const struct hop_call *g);
+double hop_ocl_batch_predict(const struct hop_ocl_state *st, const struct hop_call *g);
 
 
 #endif

@@ -187,17 +187,19 @@ static void build_fp64(struct hop_ocl_state *st, const struct hop_ocl_family *f,
     snprintf(label, sizeof label, "%s/fp64", f->name);
     bool cached;
     cl_program prog = obtain(st, label, src, opts, key, sizeof key, &cached, why, sizeof why);
-    const char *names[HOP_OCL_KERNELS] = {[HOP_OCL_DGEMM] = name};
+    const char *names[HOP_OCL_KERNELS] = {
+      [HOP_OCL_DGEMM] = name, [HOP_OCL_DGEMM_BATCH] = f->kernel_name(HOP_OCL_DGEMM_BATCH)};
     size_t items = (size_t)params->mdimc * (size_t)params->ndimc;
     if (prog != NULL && make_kernels(st, prog, names, items, pr->kernel, why, sizeof why)) {
       if (!cached)
         to_cache(prog, key);
       snprintf(pr->fp64, sizeof pr->fp64, "yes (%s)", name);
     } else {
-      if (pr->kernel[HOP_OCL_DGEMM] != NULL) { /* made, but cannot run the work-group */
-        clReleaseKernel(pr->kernel[HOP_OCL_DGEMM]);
-        pr->kernel[HOP_OCL_DGEMM] = NULL;
-      }
+      for (int k = 0; k < HOP_OCL_KERNELS; k++) /* made, but cannot run the work-group */
+        if (hop_ocl_kernel_fp64((enum hop_ocl_kernel)k) && pr->kernel[k] != NULL) {
+          clReleaseKernel(pr->kernel[k]);
+          pr->kernel[k] = NULL;
+        }
       snprintf(pr->fp64, sizeof pr->fp64, "no: %s", why);
       hop_log(2, "opencl: the %s double program: %s; d and z go to other engines", f->name, why);
     }
@@ -251,7 +253,7 @@ static enum hop_status build_with(struct hop_ocl_state *st, const struct hop_ocl
     return HOP_ERR_BUILD;
   const char *names[HOP_OCL_KERNELS];
   for (int k = 0; k < HOP_OCL_KERNELS; k++)
-    names[k] = k == HOP_OCL_DGEMM ? NULL : f->kernel_name(k);
+    names[k] = hop_ocl_kernel_fp64((enum hop_ocl_kernel)k) ? NULL : f->kernel_name(k);
   if (!make_kernels(st, pr->program, names, f->group_items(pr), pr->kernel, why, len)) {
     hop_ocl_program_release(pr);
     return HOP_ERR_BUILD;

@@ -52,6 +52,8 @@ void hop_ocl_pool_release(struct hop_ocl_state *st)
     }
   for (int r = 0; r < HOP_OCL_RING; r++)
     slot_release(st, &st->pool.ring[r]);
+  slot_release(st, &st->pool.batch[0]);
+  slot_release(st, &st->pool.batch[1]);
 }
 
 cl_int hop_ocl_slot_ensure(struct hop_ocl_state *st, struct hop_ocl_slot *s, size_t size,

@@ -60,7 +60,7 @@ static cl_int build(struct search *s, const struct hop_tune_point *p, char *why,
   size_t items = f->group_items(pr);
   for (int k = 0; k < HOP_OCL_KERNELS && err == CL_SUCCESS; k++) {
     size_t wg = 0;
-    if (k == HOP_OCL_DGEMM || f->kernel_name(k) == NULL)
+    if (hop_ocl_kernel_fp64((enum hop_ocl_kernel)k) || f->kernel_name(k) == NULL)
       continue; /* a candidate is timed in float; the double program is built apart */
     pr->kernel[k] = clCreateKernel(pr->program, f->kernel_name(k), &err);
     if (err == CL_SUCCESS)

@@ -8,7 +8,7 @@ test_gemmx_gemmx_LDFLAGS = $(HOPTEST_LINK_FLAGS) -export-dynamic
 test_gemmx_gemmx_LDADD = $(HOPTEST_LIBS)
 
 HOP_GEMMX_TESTS = test/gemmx/gemmt.test test/gemmx/batch.test
-HOP_GEMMX_OPENCL_TESTS = test/gemmx/gemmt-opencl.test
+HOP_GEMMX_OPENCL_TESTS = test/gemmx/gemmt-opencl.test test/gemmx/batch-opencl.test
 TESTS += $(HOP_GEMMX_TESTS)
 if HOP_OPENCL
 TESTS += $(HOP_GEMMX_OPENCL_TESTS)

@@ -100,6 +100,8 @@ static void store(cl_mem m, size_t at, size_t esize, float v)
 
 cl_int hopstub_gemm(const struct _cl_kernel *k)
 {
+  if (k->which == 3)
+    return CL_INVALID_KERNEL;
   for (int i = 0; i < 19; i++)
     if (k->arg_size[i] == 0)
       return CL_INVALID_KERNEL_ARGS;

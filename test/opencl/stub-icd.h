@@ -26,7 +26,7 @@ struct _cl_program { struct obj o; };
 struct _cl_event { struct obj o; };
 struct _cl_kernel {
   struct obj o;
-  int which; /* 0 sgemm, 1 hgemm, 2 shgemm */
+  int which; /* 0 sgemm, 1 hgemm, 2 shgemm, 3 batched sgemm (not run) */
   unsigned char args[24][8];
   size_t arg_size[24];
 };
