@@ -4,6 +4,13 @@ noinst_PROGRAMS += benchmark/tune-sweep
 benchmark_tune_sweep_SOURCES = benchmark/tune_sweep.c
 benchmark_tune_sweep_LDFLAGS = -no-install
 benchmark_tune_sweep_LDADD = libhopblas.la
+# benchmark/batch.sh's program: a batch of sgemm four ways (OpenBLAS's loop
+# and batch, hopblas's loop and batch), public entry points only.
+noinst_PROGRAMS += benchmark/batch-bench
+benchmark_batch_bench_SOURCES = benchmark/batch_bench.c
+benchmark_batch_bench_LDFLAGS = -no-install
+benchmark_batch_bench_LDADD = libhopblas.la -lm
+EXTRA_DIST += benchmark/batch.sh
 EXTRA_DIST += benchmark/tune-crossover.sh benchmark/tune-gain.sh benchmark/tune-device.sh benchmark/call-cost.sh
 EXTRA_DIST += benchmark/nvidia/h200.sh benchmark/nvidia/h200-report.py benchmark/nvidia/precisions.sh \
 	benchmark/nvidia/bound.sh benchmark/nvidia/level3.sh benchmark/nvidia/device-env.sh \
