@@ -34,6 +34,18 @@ void pdgemm_(const char *ta, const char *tb, const int *m, const int *n, const i
 void pdpotrf_(const char *uplo, const int *n, double *a, const int *ia, const int *ja,
               const int *desca, int *info);
 
+/* PBLAS asks PILAENV for the k of the local GEMMs of pdgemm (and of the
+ * updates the factorizations make through it); ScaLAPACK's own returns 32,
+ * which keeps every local call thin, and asks its users to set their own.
+ * PBENCH_KB sets it here (unset: 32, as ScaLAPACK's); linked with
+ * -rdynamic, this definition is the one libscalapack calls. */
+int pilaenv_(const int *ictxt, const char *prec, size_t prec_len)
+{
+  (void)ictxt, (void)prec, (void)prec_len;
+  const char *kb = getenv("PBENCH_KB");
+  return kb != NULL && atoi(kb) > 0 ? atoi(kb) : 32;
+}
+
 static double value(unsigned which, long i, long j)
 {
   unsigned h = which * 2654435761u ^ (unsigned)i * 40503u ^ (unsigned)j * 9973u;

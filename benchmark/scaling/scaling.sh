@@ -19,10 +19,13 @@
 # registered for these processes only, OPENBLAS_NUM_THREADS is the cores per
 # rank; hopblas's ranks leave their calls to automatic routing (the device
 # for the large local GEMMs) and all use device 0 (HOPBLAS_DEVICE=local-rank
-# on a one-GPU node).  ScaLAPACK's block size NB sets the local calls' k:
-# 256 suits OpenBLAS, the GPU wants larger, so both are run (SCALING_NB).
-# SCALING_N, SCALING_RANKS, SCALING_REPS change the rest.  A run quoted in
-# the docs is kept in benchmark/results/<device>-<date>-scaling/.
+# on a one-GPU node).  The local calls' k is PBLAS's PILAENV, 32 in
+# ScaLAPACK (pdgemm then makes only thin calls, which stay on the CPU: the
+# first run on the H200 measured that); pbench sets it to NB (PBENCH_KB,
+# SCALING_KB), 1024 by default (SCALING_NB).  SCALING_N, SCALING_RANKS,
+# SCALING_REPS change the rest.  Only summary.txt and scaling.tgz (every
+# run's output and trace) are left in $OUT.  A run quoted in the docs is
+# kept in benchmark/results/<device>-<date>-scaling/.
 set -u
 cmd=${1:-}
 case $cmd in
@@ -33,7 +36,7 @@ pack)
   mkdir -p "$dir/bin" "$dir/lib" "$dir/debs"
   cp "$build/.libs/libhopblas.so.0" "$dir/lib/"
   cp "$build/hopblas" "$dir/bin/"
-  mpicc -O2 -o "$dir/bin/pbench" benchmark/scaling/pbench.c -lscalapack-openmpi -lm
+  mpicc -O2 -rdynamic -o "$dir/bin/pbench" benchmark/scaling/pbench.c -lscalapack-openmpi -lm
   (cd "$dir/debs" && { [ -n "$(ls ./*.deb 2>/dev/null)" ] ||
     apt-get download openmpi-bin libopenmpi3 openmpi-common libscalapack-openmpi2.2 \
       libopenblas0-pthread libgfortran5 libquadmath0 ocl-icd-libopencl1 libevent-core-2.1-7 \
@@ -62,14 +65,15 @@ pocl)
   ;;
 run) ;;
 *)
-  sed -n '2,26p' "$0"
+  sed -n '2,30p' "$0"
   exit 2
   ;;
 esac
 
 dir=${2:-.device/scaling}
 OUT=${OUT:-/tmp/scaling-out}
-mkdir -p "$OUT"
+W=/tmp/scaling-work
+mkdir -p "$OUT" "$W"
 root=/tmp/scaling-root
 mkdir -p "$root" /tmp/scaling-vendors
 for f in "$dir"/debs/*.deb; do dpkg -x "$f" "$root"; done
@@ -78,7 +82,7 @@ export OPAL_PREFIX=$root/usr PATH=$root/usr/bin:$PATH
 export LD_LIBRARY_PATH=$lib:$lib/openblas-pthread:$dir/lib
 echo /usr/lib/libnvidia-opencl.so.1 >/tmp/scaling-vendors/nvidia.icd
 export OCL_ICD_VENDORS=/tmp/scaling-vendors HOPBLAS_CPU_BLAS=$lib/openblas-pthread/libopenblas.so.0
-export HOPBLAS_CACHE_DIR=$OUT/cache OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export HOPBLAS_CACHE_DIR=$W/cache OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 n=${SCALING_N:-16384}
 cores=$(nproc)
 S=$OUT/summary.txt
@@ -91,26 +95,27 @@ for ranks in ${SCALING_RANKS:-2 4}; do
   threads=$((cores / ranks))
   [ "$threads" -ge 1 ] || threads=1
   for routine in pdgemm pdpotrf; do
-    for nb in ${SCALING_NB:-256 1024}; do
+    for nb in ${SCALING_NB:-1024}; do
       for blas in openblas hopblas; do
         tag=$routine-$ranks-$nb-$blas
         set -- -x OPENBLAS_NUM_THREADS=$threads -x LD_LIBRARY_PATH -x OCL_ICD_VENDORS \
-          -x HOPBLAS_CPU_BLAS -x HOPBLAS_CACHE_DIR
+          -x HOPBLAS_CPU_BLAS -x HOPBLAS_CACHE_DIR -x PBENCH_KB="${SCALING_KB:-$nb}"
         warm=0
         if [ "$blas" = hopblas ]; then
           set -- "$@" -x LD_PRELOAD="$dir/lib/libhopblas.so.0" -x HOPBLAS_DEVICE=local-rank \
-            -x HOPBLAS_TRACE="$OUT/trace-$tag-%r.csv"
+            -x HOPBLAS_TRACE="$W/trace-$tag-%r.csv"
           warm=1 # its programs are built (or loaded) on the first calls
         fi
-        echo "## $tag: $ranks ranks x $threads threads, NB = $nb, $blas" | tee -a "$S"
+        echo "## $tag: $ranks ranks x $threads threads, NB = k = ${SCALING_KB:-$nb}, $blas" | tee -a "$S"
         timeout "${SCALING_LIMIT:-240}" mpiexec.openmpi --oversubscribe --bind-to none -np "$ranks" "$@" \
-          "$dir/bin/pbench" "$routine" "$n" "$nb" "${SCALING_REPS:-2}" "$warm" >"$OUT/$tag.txt" 2>&1
-        grep -E ' (rep=|best)' "$OUT/$tag.txt" | tee -a "$S"
-        [ "$blas" = hopblas ] && cat "$OUT"/trace-"$tag"-*.csv 2>/dev/null |
-          awk -F, '$1 != "time" { n[$2 " " $9]++ } END { for (k in n) printf "  %s: %d calls\n", k, n[k] }' |
+          "$dir/bin/pbench" "$routine" "$n" "$nb" "${SCALING_REPS:-2}" "$warm" >"$W/$tag.txt" 2>&1
+        grep -E ' (rep=|best)' "$W/$tag.txt" | tee -a "$S"
+        [ "$blas" = hopblas ] && cat "$W"/trace-"$tag"-*.csv 2>/dev/null |
+          awk -F, '$1 != "time" { n[$2 " " $9]++; s[$2 " " $9] += $11 }
+            END { for (k in n) printf "  %s: %d calls, %.2f s\n", k, n[k], s[k] }' |
           sort | tee -a "$S"
       done
     done
   done
 done
-(cd "$OUT" && tar czf scaling.tgz ./*.txt ./trace-*.csv 2>/dev/null && rm -f trace-*.csv)
+(cd "$W" && tar czf "$OUT/scaling.tgz" ./*.txt ./trace-*.csv 2>/dev/null)
