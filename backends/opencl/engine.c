@@ -149,8 +149,8 @@ double hop_ocl_engine_predict(const struct hop_ocl_state *st, const struct hop_c
 {
   if (st->declines)
     return -1.0;
-  if (g->op != HOP_OP_GEMM && g->op != HOP_OP_GEMMT) /* the GEMMs they are built on */
-    return hop_ocl_level3_predict(st, g, predict_here);
+  if (g->op != HOP_OP_GEMM && g->op != HOP_OP_GEMMT && g->op != HOP_OP_GEMM_BATCH)
+    return hop_ocl_level3_predict(st, g, predict_here); /* the GEMMs they are built on */
   switch (g->dtype) {
   case HOP_DTYPE_C:
   case HOP_DTYPE_Z: {
