@@ -40,7 +40,8 @@ pack)
   cp "$build/.libs/libhopblas.so.0" "$dir/lib/"
   cp "$build/hopblas" "$dir/bin/" # carries its own engines (libhopcore linked in)
   ${CC:-cc} -std=gnu11 -O2 -Iinclude -Itest -o "$dir/bin/contract" test/contract.c \
-    test/contract_groups.c test/testutil.c test/testutil_num.c test/testutil_dtype.c -L"$dir/lib" -l:libhopblas.so.0 -lm \
+    test/contract_groups.c test/testutil.c test/testutil_num.c test/testutil_dtype.c \
+    test/testutil_names.c -L"$dir/lib" -l:libhopblas.so.0 -lm \
     -Wl,-rpath,'$ORIGIN/../lib'
   ${CC:-cc} -std=c11 -O2 -o "$dir/bin/clblast_anchor" benchmark/nvidia/clblast_anchor.c -lclblast -lOpenCL
   (cd "$dir/debs" && { [ -n "$(ls ./*.deb 2>/dev/null)" ] ||
