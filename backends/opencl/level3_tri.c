@@ -22,6 +22,7 @@
 
 #include "family.h"
 #include "level3.h"
+#include "run.h"
 #include "tune.h"
 
 struct tri {
@@ -269,26 +270,45 @@ static bool solve(struct tri *t, cl_kernel kn, int64_t s0, int64_t len, double a
  * HOPBLAS_OPENCL_CHUNK bytes, each share written whole: a failed read
  * leaves the shares not yet written to the CPU, which solves them from B
  * as it still is. */
+/* Columns [j0, j1) of a dense block into the caller's B (copy.c's threads). */
+struct unpack {
+  unsigned char *dst;
+  size_t ld_bytes;
+  const unsigned char *src;
+  size_t run;
+};
+
+static void unpack_columns(void *arg, int j0, int j1)
+{
+  const struct unpack *u = arg;
+  for (int j = j0; j < j1; j++)
+    memcpy(u->dst + (size_t)j * u->ld_bytes, u->src + (size_t)j * u->run, u->run);
+}
+
 static enum hop_status fetch(struct tri *t)
 {
   const struct hop_call *g = t->g;
+  struct hop_ocl_state *st = t->st;
   int64_t total = t->left ? g->n : g->m, across = t->left ? g->m : g->n;
-  int64_t per = (int64_t)(hop_ocl_chunk_bytes(t->st) / ((size_t)across * t->e));
+  int64_t per = (int64_t)(hop_ocl_chunk_bytes(st) / ((size_t)across * t->e));
   per = per < 1 ? 1 : per > total ? total : per;
-  unsigned char *x = t->err == CL_SUCCESS ? malloc((size_t)per * (size_t)across * t->e) : NULL;
-  if (x == NULL)
-    return t->err != CL_SUCCESS ? hop_ocl_status(t->err) : HOP_ERR_NOMEM; /* B untouched */
+  struct hop_ocl_slot *pin = &st->pool.stage[2][0]; /* pinned: the link's full rate */
+  if (t->err == CL_SUCCESS)
+    t->err = hop_ocl_slot_ensure(st, pin, (size_t)per * (size_t)across * t->e,
+                                 CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, true);
+  if (t->err != CL_SUCCESS)
+    return hop_ocl_status(t->err); /* B untouched */
   int64_t done = 0;
   for (; done < total; done += per) {
     int64_t len = total - done < per ? total - done : per;
     int64_t rows = t->left ? g->m : len, cols = t->left ? len : g->n;
-    if (!move(t, false, t->left ? 0 : done, t->left ? done : 0, rows, cols, x, rows))
+    if (!move(t, false, t->left ? 0 : done, t->left ? done : 0, rows, cols, pin->host, rows))
       break;
-    for (int64_t j = 0; j < cols; j++)
-      memcpy(b_at(t, t->left ? 0 : done, t->left ? done + j : j), x + (size_t)j * (size_t)rows * t->e,
-             (size_t)rows * t->e);
+    struct unpack u = {.dst = t->left ? b_at(t, 0, done) : b_at(t, done, 0),
+                       .ld_bytes = (size_t)g->ldc * t->e, .src = pin->host,
+                       .run = (size_t)rows * t->e};
+    hop_ocl_copy_columns(st, (size_t)rows * (size_t)cols * t->e, (int)cols, unpack_columns, &u);
   }
-  free(x);
   if (done >= total)
     return HOP_OK;
   if (done == 0)
@@ -365,15 +385,20 @@ enum hop_status hop_ocl_triangular(struct hop_ocl_state *st, const struct hop_ca
   if (err != CL_SUCCESS)
     return hop_ocl_status(err);
   t.a = p->dev[0][0].mem, t.b = p->dev[1][0].mem, t.c = p->dev[2][0].mem;
-  /* A's k x k square (the other triangle too: no launch reads it) and B, once. */
-  size_t origin[3] = {0, 0, 0}, region[3] = {(size_t)t.k * t.e, (size_t)t.k, 1};
-  if (hop_ocl_fault_hit(&st->fault, HOP_OCL_FAULT_UPLOAD))
-    t.err = CL_OUT_OF_RESOURCES;
-  else
-    t.err = clEnqueueWriteBufferRect(queue(&t), t.a, CL_TRUE, origin, origin, region,
-                                     (size_t)t.k * t.e, 0, (size_t)g->lda * t.e, 0, g->a, 0, NULL,
-                                     NULL);
-  move(&t, true, 0, 0, g->m, g->n, g->c, g->ldc);
+  /* A's k x k square (the other triangle too: no launch reads it) and B,
+   * once, through the pinned ring of the staged path (copy threads pack a
+   * chunk while the previous one crosses the link). */
+  struct hop_ocl_stager sg = {.chunk = hop_ocl_chunk_bytes(st)};
+  cl_event up_a = NULL, up_b = NULL;
+  t.err = hop_ocl_stage_upload(st, &sg, g->a, NULL, (int)g->lda, t.e, 0, 0, (int)t.k, (int)t.k,
+                               t.a, NULL, &up_a);
+  if (t.err == CL_SUCCESS)
+    t.err = hop_ocl_stage_upload(st, &sg, g->c, NULL, (int)g->ldc, t.e, 0, 0, (int)g->m,
+                                 (int)g->n, t.b, NULL, &up_b);
+  if (t.err == CL_SUCCESS)
+    t.err = hop_ocl_wait(st, up_b); /* Q_UP is in order: the last upload stands for all */
+  hop_ocl_ev_put(&up_a, NULL), hop_ocl_ev_put(&up_b, NULL);
+  hop_ocl_stager_end(&sg);
   if (t.err != CL_SUCCESS)
     return hop_ocl_status(t.err);
   hop_ocl_family_call_begin(st);
