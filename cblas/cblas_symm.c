@@ -11,7 +11,7 @@ static void symm(enum hop_op op, enum hop_dtype dt, const char *symbol, int orde
                           .a = a, .lda = lda, .b = b, .ldb = ldb, .c = c, .ldc = ldc};
   struct hop_trace_call t = {symbol, dt, m, n, side == 142 ? n : m, '-', '-',
                              hop_trace_cblas_side(side), hop_trace_cblas_uplo(uplo), '\0'};
-  hop_cblas_l3_run(&x, order, side, uplo, 0, 0, symbol, &t);
+  hop_cblas_l3_run(HOP_XERBLA, &x, order, side, uplo, 0, 0, symbol, &t);
 }
 
 /* Real scalars by value, complex ones by pointer. */
@@ -24,7 +24,8 @@ static void symm(enum hop_op op, enum hop_dtype dt, const char *symbol, int orde
     symm(HOP_OP_SYMM, dt, HOP_XSTR(HOP_CBLAS_NAME(name)), order, side, uplo, m, n,               \
          HOP_BY_VALUE(dt, alpha), a, lda, b, ldb, HOP_BY_VALUE(dt, beta), c,     \
          ldc);                                                                                   \
-  }
+  }                                                                                            \
+  HOP_CBLAS_ALIASES(name);
 #define COMPLEX_SYMM(name, op, dt)                                                               \
   HOP_EXPORT void HOP_CBLAS_NAME(name)(int order, int side, int uplo, hop_blas_int m,             \
                                        hop_blas_int n, const void *alpha, const void *a,          \
@@ -34,7 +35,8 @@ static void symm(enum hop_op op, enum hop_dtype dt, const char *symbol, int orde
     symm(op, dt, HOP_XSTR(HOP_CBLAS_NAME(name)), order, side, uplo, m, n,                         \
          HOP_BY_POINTER(dt, alpha), a, lda, b, ldb, HOP_BY_POINTER(dt, beta),  \
          c, ldc);                                                                                \
-  }
+  }                                                                                            \
+  HOP_CBLAS_ALIASES(name);
 
 REAL_SYMM(ssymm, HOP_DTYPE_S, float)
 REAL_SYMM(dsymm, HOP_DTYPE_D, double)

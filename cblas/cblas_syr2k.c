@@ -12,7 +12,7 @@ static void syr2k(enum hop_op op, enum hop_dtype dt, const char *symbol, int ord
                           .a = a, .lda = lda, .b = b, .ldb = ldb, .c = c, .ldc = ldc};
   struct hop_trace_call t = {symbol, dt, n, n, k, hop_trace_cblas_trans(trans), '-', '\0',
                              hop_trace_cblas_uplo(uplo), '\0'};
-  hop_cblas_l3_run(&x, order, 0, uplo, trans, 0, symbol, &t);
+  hop_cblas_l3_run(HOP_XERBLA, &x, order, 0, uplo, trans, 0, symbol, &t);
 }
 
 #define SYR2K(name, op, dt, alpha_t, beta_t, elem, ALPHA, BETA)                                  \
@@ -23,7 +23,8 @@ static void syr2k(enum hop_op op, enum hop_dtype dt, const char *symbol, int ord
   {                                                                                              \
     syr2k(op, dt, HOP_XSTR(HOP_CBLAS_NAME(name)), order, uplo, trans, n, k, ALPHA(dt, alpha), a, \
           lda, b, ldb, BETA(dt, beta), c, ldc);                                                  \
-  }
+  }                                                                                            \
+  HOP_CBLAS_ALIASES(name);
 
 SYR2K(ssyr2k, HOP_OP_SYR2K, HOP_DTYPE_S, float, float, float, HOP_BY_VALUE, HOP_BY_VALUE)
 SYR2K(dsyr2k, HOP_OP_SYR2K, HOP_DTYPE_D, double, double, double, HOP_BY_VALUE, HOP_BY_VALUE)

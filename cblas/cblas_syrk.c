@@ -11,7 +11,7 @@ static void syrk(enum hop_op op, enum hop_dtype dt, const char *symbol, int orde
                           .a = a, .lda = lda, .c = c, .ldc = ldc};
   struct hop_trace_call t = {symbol, dt, n, n, k, hop_trace_cblas_trans(trans), '-', '\0',
                              hop_trace_cblas_uplo(uplo), '\0'};
-  hop_cblas_l3_run(&x, order, 0, uplo, trans, 0, symbol, &t);
+  hop_cblas_l3_run(HOP_XERBLA, &x, order, 0, uplo, trans, 0, symbol, &t);
 }
 
 /* alpha and beta by value where they are real (?syrk of s, d; ?herk), else by pointer. */
@@ -22,7 +22,8 @@ static void syrk(enum hop_op op, enum hop_dtype dt, const char *symbol, int orde
   {                                                                                              \
     syrk(op, dt, HOP_XSTR(HOP_CBLAS_NAME(name)), order, uplo, trans, n, k, SCALAR(dt, alpha), a, \
          lda, SCALAR(dt, beta), c, ldc);                                                         \
-  }
+  }                                                                                            \
+  HOP_CBLAS_ALIASES(name);
 
 SYRK(ssyrk, HOP_OP_SYRK, HOP_DTYPE_S, float, float, HOP_BY_VALUE)
 SYRK(dsyrk, HOP_OP_SYRK, HOP_DTYPE_D, double, double, HOP_BY_VALUE)

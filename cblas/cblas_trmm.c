@@ -13,7 +13,7 @@ static void trmm(enum hop_op op, enum hop_dtype dt, const char *symbol, int orde
   struct hop_trace_call t = {symbol, dt, m, n, side == 142 ? n : m, hop_trace_cblas_trans(trans),
                              '-', hop_trace_cblas_side(side), hop_trace_cblas_uplo(uplo),
                              hop_trace_cblas_diag(diag)};
-  hop_cblas_l3_run(&x, order, side, uplo, trans, diag, symbol, &t);
+  hop_cblas_l3_run(HOP_XERBLA, &x, order, side, uplo, trans, diag, symbol, &t);
 }
 
 #define TRMM(name, op, dt, scalar, elem, ALPHA)                                                  \
@@ -24,7 +24,8 @@ static void trmm(enum hop_op op, enum hop_dtype dt, const char *symbol, int orde
   {                                                                                              \
     trmm(op, dt, HOP_XSTR(HOP_CBLAS_NAME(name)), order, side, uplo, trans, diag, m, n,           \
          ALPHA(dt, alpha), a, lda, b, ldb);                                                      \
-  }
+  }                                                                                            \
+  HOP_CBLAS_ALIASES(name);
 
 TRMM(strmm, HOP_OP_TRMM, HOP_DTYPE_S, float, float, HOP_BY_VALUE)
 TRMM(dtrmm, HOP_OP_TRMM, HOP_DTYPE_D, double, double, HOP_BY_VALUE)

@@ -221,13 +221,14 @@ void hop_l3_call(const struct hop_l3_args *x, const char *symbol, struct hop_cal
   }
 }
 
-void hop_l3_run(const struct hop_l3_args *x, const char *symbol, struct hop_trace_call *t)
+void hop_l3_run(void (*xerbla)(const char *name, int info), const struct hop_l3_args *x,
+                const char *symbol, struct hop_trace_call *t)
 {
   int info = hop_l3_check(x);
   if (info != 0) {
     char xname[8];
     hop_l3_xname(x->op, x->dtype, xname);
-    hop_xerbla(xname, info);
+    xerbla(xname, info);
     hop_trace_rejected(t, info);
     return;
   }
@@ -242,17 +243,18 @@ void hop_l3_run(const struct hop_l3_args *x, const char *symbol, struct hop_trac
   hop_call_run(&g);
 }
 
-void hop_cblas_l3_run(struct hop_l3_args *x, int order, int side, int uplo, int trans, int diag,
-                      const char *symbol, struct hop_trace_call *t)
+void hop_cblas_l3_run(void (*xerbla)(const char *name, int info), struct hop_l3_args *x,
+                      int order, int side, int uplo, int trans, int diag, const char *symbol,
+                      struct hop_trace_call *t)
 {
   if (hop_cblas_l3_read(x, order, side, uplo, trans, diag) == 0) {
     char xname[8];
     hop_l3_xname(x->op, x->dtype, xname);
-    hop_xerbla(xname, 0);
+    xerbla(xname, 0);
     hop_trace_rejected(t, 0);
     return;
   }
-  hop_l3_run(x, symbol, t);
+  hop_l3_run(xerbla, x, symbol, t);
 }
 
 struct hop_scalar hop_l3_real_scalar(enum hop_dtype dt, const void *p)

@@ -46,14 +46,16 @@ const char *hop_l3_quick(const struct hop_l3_args *x);
 /* The column-major call for core/. */
 void hop_l3_call(const struct hop_l3_args *x, const char *symbol, struct hop_call *g);
 
-/* The whole path after the letters are read: check (xerbla and a trace row
- * on error), quick return (a trace row), core/.  t holds the caller's
- * arguments for the unrouted trace rows. */
-void hop_l3_run(const struct hop_l3_args *x, const char *symbol, struct hop_trace_call *t);
+/* The whole path after the letters are read: check (xerbla, the entry
+ * file's HOP_XERBLA, and a trace row on error), quick return (a trace row),
+ * core/.  t holds the caller's arguments for the unrouted trace rows. */
+void hop_l3_run(void (*xerbla)(const char *name, int info), const struct hop_l3_args *x,
+                const char *symbol, struct hop_trace_call *t);
 
 /* CBLAS: hop_cblas_l3_read, then a bad order to xerbla (INFO 0), else hop_l3_run. */
-void hop_cblas_l3_run(struct hop_l3_args *x, int order, int side, int uplo, int trans, int diag,
-                      const char *symbol, struct hop_trace_call *t);
+void hop_cblas_l3_run(void (*xerbla)(const char *name, int info), struct hop_l3_args *x,
+                      int order, int side, int uplo, int trans, int diag, const char *symbol,
+                      struct hop_trace_call *t);
 
 /* A scalar the routine takes as real (herk's alpha and beta, her2k's
  * beta) of a complex dtype, by pointer. */
@@ -66,7 +68,5 @@ struct hop_scalar hop_l3_real_scalar(enum hop_dtype dt, const void *p);
 /* As Fortran passes it, by pointer: of the dtype, or real (herk, her2k). */
 #define HOP_BY_REF(dt, p) hop_dtype_load(dt, true, p, 0)
 #define HOP_BY_REAL_REF(dt, p) hop_l3_real_scalar(dt, p)
-
-/* The names of an entry point (HOP_XSTR, HOP_F77_BARE): blas_int.h. */
 
 #endif

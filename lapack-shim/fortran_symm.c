@@ -13,7 +13,7 @@ static void symm(enum hop_op op, enum hop_dtype dt, const char *symbol, const ch
                           .lda = *lda, .b = b, .ldb = *ldb, .c = c, .ldc = *ldc};
   struct hop_trace_call t = {symbol, dt, *m, *n, x.side == 1 ? *n : *m, '-', '-',
                              hop_trace_fortran_trans(*side), hop_trace_fortran_trans(*uplo), '\0'};
-  hop_l3_run(&x, symbol, &t);
+  hop_l3_run(HOP_XERBLA, &x, symbol, &t);
 }
 
 #define SYMM(name, op, dt)                                                                       \
@@ -26,6 +26,7 @@ static void symm(enum hop_op op, enum hop_dtype dt, const char *symbol, const ch
     symm(op, dt, HOP_XSTR(HOP_F77_NAME(name)), side, uplo, m, n, alpha, a, lda, b, ldb, beta, c,  \
          ldc);                                                                                   \
   }                                                                                              \
+  HOP_F77_ALIASES(name);                                                                       \
   HOP_F77_BARE(name)
 
 SYMM(ssymm, HOP_OP_SYMM, HOP_DTYPE_S)

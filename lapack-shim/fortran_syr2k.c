@@ -13,7 +13,7 @@ static void syr2k(enum hop_op op, enum hop_dtype dt, const char *symbol, const c
                           .b = b, .ldb = *ldb, .c = c, .ldc = *ldc};
   struct hop_trace_call t = {symbol, dt, *n, *n, *k, hop_trace_fortran_trans(*trans), '-', '\0',
                              hop_trace_fortran_trans(*uplo), '\0'};
-  hop_l3_run(&x, symbol, &t);
+  hop_l3_run(HOP_XERBLA, &x, symbol, &t);
 }
 
 #define SYR2K(name, op, dt, BETA)                                                                \
@@ -26,6 +26,7 @@ static void syr2k(enum hop_op op, enum hop_dtype dt, const char *symbol, const c
     syr2k(op, dt, HOP_XSTR(HOP_F77_NAME(name)), uplo, trans, n, k, alpha, a, lda, b, ldb,         \
           BETA(dt, beta), c, ldc);                                                               \
   }                                                                                              \
+  HOP_F77_ALIASES(name);                                                                       \
   HOP_F77_BARE(name)
 
 SYR2K(ssyr2k, HOP_OP_SYR2K, HOP_DTYPE_S, HOP_BY_REF)

@@ -11,7 +11,7 @@ static void syrk(enum hop_op op, enum hop_dtype dt, const char *symbol, const ch
                           .alpha = alpha, .beta = beta, .a = a, .lda = *lda, .c = c, .ldc = *ldc};
   struct hop_trace_call t = {symbol, dt, *n, *n, *k, hop_trace_fortran_trans(*trans), '-', '\0',
                              hop_trace_fortran_trans(*uplo), '\0'};
-  hop_l3_run(&x, symbol, &t);
+  hop_l3_run(HOP_XERBLA, &x, symbol, &t);
 }
 
 #define SYRK(name, op, dt, SCALAR)                                                               \
@@ -23,6 +23,7 @@ static void syrk(enum hop_op op, enum hop_dtype dt, const char *symbol, const ch
     syrk(op, dt, HOP_XSTR(HOP_F77_NAME(name)), uplo, trans, n, k, SCALAR(dt, alpha), a, lda,      \
          SCALAR(dt, beta), c, ldc);                                                              \
   }                                                                                              \
+  HOP_F77_ALIASES(name);                                                                       \
   HOP_F77_BARE(name)
 
 SYRK(ssyrk, HOP_OP_SYRK, HOP_DTYPE_S, HOP_BY_REF)

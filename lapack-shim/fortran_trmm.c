@@ -15,7 +15,7 @@ static void trmm(enum hop_op op, enum hop_dtype dt, const char *symbol, const ch
   struct hop_trace_call t = {symbol, dt, *m, *n, x.side == 1 ? *n : *m,
                              hop_trace_fortran_trans(*trans), '-', hop_trace_fortran_trans(*side),
                              hop_trace_fortran_trans(*uplo), hop_trace_fortran_trans(*diag)};
-  hop_l3_run(&x, symbol, &t);
+  hop_l3_run(HOP_XERBLA, &x, symbol, &t);
 }
 
 #define TRMM(name, op, dt)                                                                       \
@@ -27,6 +27,7 @@ static void trmm(enum hop_op op, enum hop_dtype dt, const char *symbol, const ch
     trmm(op, dt, HOP_XSTR(HOP_F77_NAME(name)), side, uplo, trans, diag, m, n, alpha, a, lda, b,   \
          ldb);                                                                                   \
   }                                                                                              \
+  HOP_F77_ALIASES(name);                                                                       \
   HOP_F77_BARE(name)
 
 TRMM(strmm, HOP_OP_TRMM, HOP_DTYPE_S)

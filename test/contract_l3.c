@@ -10,7 +10,11 @@
  * Prints TAP, one line per group.
  *
  *   contract-l3 [--dtypes s,d,c,z] [--routines symm,trsm,...] [--entry cblas|fortran|all]
- *               [--max-dim N] [--large N] [--quick] [--seed S] [--tol C] [--label TEXT] */
+ *               [--names std|ilp64|scipy64|scipy] [--max-dim N] [--large N] [--quick]
+ *               [--seed S] [--tol C] [--label TEXT]
+ *
+ * --names: the ILP64 names (cblas_ssymm64_, ssymm_64_: 64-bit integers) or
+ * scipy-openblas's prefixed forms of them or of the standard ones. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,18 +23,20 @@
 
 struct opts {
   bool dtypes[HT_DTYPE_COUNT], routines[LT_ROUTINES], entries[2], quick;
+  enum lt_names names;
   int max_dim, large;
   unsigned long long seed;
   double tol;
   const char *label;
 };
 
-enum group { G_ALL, G_ZERO, G_SHAPES, G_LARGE, G_COUNT };
+enum group { G_ALL, G_ZERO, G_SHAPES, G_LARGE, G_ERRORS, G_COUNT };
 static const char *const group_names[G_COUNT] = {
   "every side, triangle, transpose, diagonal and order, shapes 1..7",
   "alpha == 0 with NaN in A and B, beta == 0 with NaN and -Inf in C",
   "shapes up to 40, ld padding, view offsets",
   "large sizes",
+  "argument errors: a bad letter (INFO 1), C's leading dimension, through xerbla",
 };
 
 /* The letters a routine takes, in this dtype. */
@@ -85,8 +91,9 @@ static void one(struct ctx *x, bool row, char side, char uplo, char trans, char 
     c.m = c.n;
   scalar(x, alpha_which, x->r == LT_HERK, c.alpha);
   scalar(x, beta_which, x->r == LT_HERK || x->r == LT_HER2K, c.beta);
-  if (x->entry == HT_FORTRAN)
-    c.lower_case = ht_rng_int(x->rng, 2), c.bare = ht_rng_int(x->rng, 3) == 0;
+  c.names = x->o->names;
+  if (x->entry == HT_FORTRAN) /* the bare names are LP64's alone */
+    c.lower_case = ht_rng_int(x->rng, 2), c.bare = c.names == LT_STD && ht_rng_int(x->rng, 3) == 0;
   static const int pads[3] = {0, 1, 5}, offs[3] = {0, 1, 3};
   int pad[3] = {0, 0, 0}, off[3] = {0, 0, 0};
   for (int i = 0; views && i < 3; i++)
@@ -158,6 +165,44 @@ static void g_large(struct ctx *x, bool row, char s, char u, char t, char d, int
   one(x, row, s, u, t, d, n, n / 2 + 3, n - 1, 4, 1 + combo % 4, true);
 }
 
+/* Two errors: the first letter bad (side, or uplo for the rank-k ones:
+ * INFO 1), then C's (trmm's B's) leading dimension one short. */
+static void g_errors(struct ctx *x, bool row, char s, char u, char t, char d, int combo)
+{
+  (void)combo;
+  for (int e = 0; e < 2; e++) {
+    struct lt_call c = {.dt = x->dt, .r = x->r, .entry = x->entry, .row_major = row, .side = s,
+                        .uplo = u, .trans = t, .diag = d, .m = 4, .n = 3, .k = 2,
+                        .alpha = {1.0, 0.0}, .beta = {0.5, 0.0}, .names = x->o->names};
+    if (lt_rank_k(x->r))
+      c.m = c.n;
+    int info = 1;
+    if (e == 0 && lt_rank_k(x->r))
+      c.uplo = 'X';
+    else if (e == 0)
+      c.side = 'X';
+    x->calls++;
+    char why[512] = "";
+    static const int pad[3] = {0, 0, 0}, off[3] = {0, 0, 0};
+    bool ok = lt_alloc(&c, pad, off);
+    if (ok) {
+      lt_fill(&c, x->rng);
+      if (e == 1) { /* one short of the rows (columns, row-major) C has */
+        c.c.ld--;
+        info = lt_triangular(x->r) ? 11 : x->r == LT_SYRK || x->r == LT_HERK ? 10 : 12;
+      }
+      ok = lt_run_error(&c, info, why, sizeof why);
+      if (e == 1)
+        c.c.ld++;
+    }
+    if (!ok && x->failures++ == 0) {
+      lt_describe(&c, x->first, sizeof x->first);
+      snprintf(x->first_why, sizeof x->first_why, "%s", why);
+    }
+    lt_free(&c);
+  }
+}
+
 static bool parse_list(const char *arg, bool *out, int count, bool (*find)(const char *, int *))
 {
   char buf[128];
@@ -223,6 +268,14 @@ static bool parse_args(int argc, char **argv, struct opts *o)
       o->tol = atof(v);
     } else if (strcmp(a, "--label") == 0) {
       o->label = v;
+    } else if (strcmp(a, "--names") == 0) {
+      static const char *const names[] = {"std", "ilp64", "scipy64", "scipy"};
+      int i = 0;
+      while (i < 4 && strcmp(v, names[i]) != 0)
+        i++;
+      if (i == 4)
+        return false;
+      o->names = (enum lt_names)i;
     } else {
       return false;
     }
@@ -237,14 +290,15 @@ int main(int argc, char **argv)
   struct opts o;
   if (!parse_args(argc, argv, &o)) {
     fprintf(stderr, "usage: contract-l3 [--dtypes s,d,c,z] [--routines symm,...,trsm]\n"
-                    "                   [--entry cblas|fortran|all] [--max-dim N] [--large N]\n"
+                    "                   [--entry cblas|fortran|all] [--names std|ilp64|scipy64|scipy]\n"
+                    "                   [--max-dim N] [--large N]\n"
                     "                   [--quick] [--seed S] [--tol C] [--label TEXT]\n");
     return 2;
   }
   ht_crash_guard();
   static const enum ht_dtype order[] = {HT_S, HT_D, HT_C, HT_Z};
   void (*const fns[G_COUNT])(struct ctx *, bool, char, char, char, char, int) = {
-    g_all, g_zero, g_shapes, g_large};
+    g_all, g_zero, g_shapes, g_large, g_errors};
   int planned = 0;
   for (int pass = 0; pass < 2; pass++) {
     int failed = 0, num = 0;
@@ -264,8 +318,8 @@ int main(int argc, char **argv)
             struct ht_rng rng = {o.seed + 7919u * (unsigned)(num + 1)};
             struct ctx x = {.o = &o, .dt = dt, .r = (enum lt_routine)r, .entry = (enum ht_entry)e,
                             .rng = &rng};
-            /* The large group takes four combinations (time). */
-            each(&x, fns[g], g == G_LARGE ? 4 : 0);
+            /* The large group takes four combinations (time), the errors two. */
+            each(&x, fns[g], g == G_LARGE ? 4 : g == G_ERRORS ? 2 : 0);
             bool ok = x.calls > 0 && x.failures == 0;
             printf("%s %d - %s%s%s%s: %s (%d calls)\n", ok ? "ok" : "not ok", ++num, o.label,
                    e == HT_CBLAS ? "cblas_" : "", ht_dtypes[dt].name, lt_routine_names[r],

@@ -14,6 +14,11 @@ bool lt_hermitian(enum lt_routine r);  /* hemm, herk, her2k: complex dtypes only
 bool lt_rank_k(enum lt_routine r);     /* syrk .. her2k: C n x n, one triangle */
 bool lt_triangular(enum lt_routine r); /* trmm, trsm */
 
+/* Which names the calls go through: the standard ones, OpenBLAS's ILP64
+ * (64-bit integers: cblas_ssymm64_, ssymm_64_), scipy-openblas's forms of
+ * those (scipy_cblas_ssymm64_, scipy_ssymm_64_) or of the LP64 ones. */
+enum lt_names { LT_STD, LT_ILP64, LT_SCIPY64, LT_SCIPY };
+
 /* One call, in the caller's terms. */
 struct lt_call {
   enum ht_dtype dt;
@@ -22,6 +27,7 @@ struct lt_call {
   bool row_major;                /* CBLAS only */
   char side, uplo, trans, diag;  /* 'L'/'R', 'U'/'L', 'N'/'T'/'C'/'R', 'U'/'N' */
   bool lower_case, bare;         /* Fortran: 'l' for 'L'; ssymm instead of ssymm_ */
+  enum lt_names names;
   int m, n, k;                   /* C (B of trmm, trsm) is m x n; syrk..: m == n */
   double alpha[2], beta[2];
   struct ht_mat a, b, c;         /* trmm, trsm: their B is c; b unused */
@@ -44,5 +50,8 @@ bool lt_run(struct lt_call *c, char *why, size_t len);
  * routine must not write unchanged; tol is the c of c (k + 2) eps. */
 bool lt_check(const struct lt_call *c, double tol, char *why, size_t len);
 void lt_describe(const struct lt_call *c, char *out, size_t len);
+/* An erroneous call: xerbla_ (xerbla_64_ for the ILP64 names) reports the
+ * routine and want_info once, and nothing is written. */
+bool lt_run_error(struct lt_call *c, int want_info, char *why, size_t len);
 
 #endif

@@ -159,8 +159,11 @@ static enum kind kind_of(const struct lt_call *c, bool real)
   return K_P;
 }
 
+/* The CBLAS enumerator of a letter; 'X' (an argument error on purpose) is none. */
 static int cblas_letter(char what, char v)
 {
+  if (v == 'X')
+    return 99;
   switch (what) {
   case 's': return v == 'L' ? 141 : 142;
   case 'u': return v == 'U' ? 121 : 122;
@@ -169,88 +172,27 @@ static int cblas_letter(char what, char v)
   }
 }
 
-typedef void symm_ff(int, int, int, int, int, float, const void *, int, const void *, int, float,
-                     void *, int);
-typedef void symm_dd(int, int, int, int, int, double, const void *, int, const void *, int, double,
-                     void *, int);
-typedef void symm_pp(int, int, int, int, int, const void *, const void *, int, const void *, int,
-                     const void *, void *, int);
-typedef void syrk_ff(int, int, int, int, int, float, const void *, int, float, void *, int);
-typedef void syrk_dd(int, int, int, int, int, double, const void *, int, double, void *, int);
-typedef void syrk_pp(int, int, int, int, int, const void *, const void *, int, const void *, void *,
-                     int);
-typedef void syr2k_pf(int, int, int, int, int, const void *, const void *, int, const void *, int,
-                      float, void *, int);
-typedef void syr2k_pd(int, int, int, int, int, const void *, const void *, int, const void *, int,
-                      double, void *, int);
-typedef void trmm_f(int, int, int, int, int, int, int, float, const void *, int, void *, int);
-typedef void trmm_d(int, int, int, int, int, int, int, double, const void *, int, void *, int);
-typedef void trmm_p(int, int, int, int, int, int, int, const void *, const void *, int, void *,
-                    int);
-typedef void f77_symm(const char *, const char *, const int *, const int *, const void *,
-                      const void *, const int *, const void *, const int *, const void *, void *,
-                      const int *);
-typedef void f77_syrk(const char *, const char *, const int *, const int *, const void *,
-                      const void *, const int *, const void *, void *, const int *);
-typedef void f77_syr2k(const char *, const char *, const int *, const int *, const void *,
-                       const void *, const int *, const void *, const int *, const void *, void *,
-                       const int *);
-typedef void f77_trmm(const char *, const char *, const char *, const char *, const int *,
-                      const int *, const void *, const void *, const int *, void *, const int *);
+#define LT_INT int
+#define LT_NAME(x) x##_lp
+#include "contract_l3_calls.inc"
+#undef LT_INT
+#undef LT_NAME
+#define LT_INT int64_t
+#define LT_NAME(x) x##_ilp
+#include "contract_l3_calls.inc"
+#undef LT_INT
+#undef LT_NAME
 
-static void call_cblas(const struct lt_call *c, void *fn, const union scalar *al,
-                       const union scalar *be)
-{
-  int o = c->row_major ? HT_ROW : HT_COL, s = cblas_letter('s', c->side);
-  int u = cblas_letter('u', c->uplo), t = cblas_letter('t', c->trans);
-  int d = cblas_letter('d', c->diag);
-  const void *a = c->a.p, *b = c->b.p;
-  void *cc = c->c.p;
-  int lda = c->a.ld, ldb = c->b.ld, ldc = c->c.ld, m = c->m, n = c->n, k = c->k;
-  enum kind ka = kind_of(c, c->r == LT_HERK), kb = kind_of(c, c->r == LT_HERK || c->r == LT_HER2K);
-  if (lt_triangular(c->r)) {
-    if (ka == K_F) ((trmm_f *)fn)(o, s, u, t, d, m, n, al->f[0], a, lda, cc, ldc);
-    else if (ka == K_D) ((trmm_d *)fn)(o, s, u, t, d, m, n, al->d[0], a, lda, cc, ldc);
-    else ((trmm_p *)fn)(o, s, u, t, d, m, n, al, a, lda, cc, ldc);
-  } else if (c->r == LT_SYMM || c->r == LT_HEMM) {
-    if (ka == K_F) ((symm_ff *)fn)(o, s, u, m, n, al->f[0], a, lda, b, ldb, be->f[0], cc, ldc);
-    else if (ka == K_D) ((symm_dd *)fn)(o, s, u, m, n, al->d[0], a, lda, b, ldb, be->d[0], cc, ldc);
-    else ((symm_pp *)fn)(o, s, u, m, n, al, a, lda, b, ldb, be, cc, ldc);
-  } else if (!two_operands(c->r)) {
-    if (ka == K_F) ((syrk_ff *)fn)(o, u, t, n, k, al->f[0], a, lda, be->f[0], cc, ldc);
-    else if (ka == K_D) ((syrk_dd *)fn)(o, u, t, n, k, al->d[0], a, lda, be->d[0], cc, ldc);
-    else ((syrk_pp *)fn)(o, u, t, n, k, al, a, lda, be, cc, ldc);
-  } else {
-    /* syr2k's scalars share syrk's kinds but for her2k's real beta */
-    if (ka == K_F) ((symm_ff *)fn)(o, u, t, n, k, al->f[0], a, lda, b, ldb, be->f[0], cc, ldc);
-    else if (ka == K_D) ((symm_dd *)fn)(o, u, t, n, k, al->d[0], a, lda, b, ldb, be->d[0], cc, ldc);
-    else if (kb == K_F) ((syr2k_pf *)fn)(o, u, t, n, k, al, a, lda, b, ldb, be->f[0], cc, ldc);
-    else if (kb == K_D) ((syr2k_pd *)fn)(o, u, t, n, k, al, a, lda, b, ldb, be->d[0], cc, ldc);
-    else ((symm_pp *)fn)(o, u, t, n, k, al, a, lda, b, ldb, be, cc, ldc);
-  }
-}
-
-static void call_fortran(const struct lt_call *c, void *fn, const union scalar *al,
-                         const union scalar *be)
-{
-  char s = c->side, u = c->uplo, t = c->trans, d = c->diag;
-  if (c->lower_case)
-    s = (char)(s | 0x20), u = (char)(u | 0x20), t = (char)(t | 0x20), d = (char)(d | 0x20);
-  int lda = c->a.ld, ldb = c->b.ld, ldc = c->c.ld, m = c->m, n = c->n, k = c->k;
-  if (lt_triangular(c->r))
-    ((f77_trmm *)fn)(&s, &u, &t, &d, &m, &n, al, c->a.p, &lda, c->c.p, &ldc);
-  else if (c->r == LT_SYMM || c->r == LT_HEMM)
-    ((f77_symm *)fn)(&s, &u, &m, &n, al, c->a.p, &lda, c->b.p, &ldb, be, c->c.p, &ldc);
-  else if (!two_operands(c->r))
-    ((f77_syrk *)fn)(&u, &t, &n, &k, al, c->a.p, &lda, be, c->c.p, &ldc);
-  else
-    ((f77_syr2k *)fn)(&u, &t, &n, &k, al, c->a.p, &lda, c->b.p, &ldb, be, c->c.p, &ldc);
-}
-
+/* The entry point's name in the call's family of names: ssymm_, cblas_ssymm64_, scipy_ssymm_, ... */
 static void symbol(const struct lt_call *c, char *out, size_t len)
 {
-  snprintf(out, len, "%s%s%s%s", c->entry == HT_CBLAS ? "cblas_" : "", ht_dtypes[c->dt].name,
-           lt_routine_names[c->r], c->entry == HT_FORTRAN && !c->bare ? "_" : "");
+  bool ilp = c->names == LT_ILP64 || c->names == LT_SCIPY64;
+  const char *pre = c->names == LT_SCIPY || c->names == LT_SCIPY64 ? "scipy_" : "";
+  const char *routine = lt_routine_names[c->r], *dt = ht_dtypes[c->dt].name;
+  if (c->entry == HT_CBLAS)
+    snprintf(out, len, "%scblas_%s%s%s", pre, dt, routine, ilp ? "64_" : "");
+  else
+    snprintf(out, len, "%s%s%s%s", pre, dt, routine, ilp ? "_64_" : c->bare ? "" : "_");
 }
 
 bool lt_run(struct lt_call *c, char *why, size_t len)
@@ -265,10 +207,11 @@ bool lt_run(struct lt_call *c, char *why, size_t len)
   ht_mat_save(&c->a), ht_mat_save(&c->b), ht_mat_save(&c->c);
   union scalar al, be;
   scalar(c, c->alpha, &al), scalar(c, c->beta, &be);
+  bool ilp = c->names == LT_ILP64 || c->names == LT_SCIPY64;
   if (c->entry == HT_CBLAS)
-    call_cblas(c, fn, &al, &be);
+    (ilp ? call_cblas_ilp : call_cblas_lp)(c, fn, &al, &be);
   else
-    call_fortran(c, fn, &al, &be);
+    (ilp ? call_fortran_ilp : call_fortran_lp)(c, fn, &al, &be);
   return true;
 }
 
@@ -466,5 +409,51 @@ bool lt_check(const struct lt_call *c, double tol, char *why, size_t len)
         return false;
       }
     }
+  return true;
+}
+
+/* ---- argument errors ------------------------------------------------------------ */
+
+/* The program's own xerbla_ and xerbla_64_ (the library reports through the
+ * dynamic symbols, so these win): the last report, and which one took it. */
+static struct {
+  char name[8];
+  int64_t info;
+  int calls, calls64;
+} reported;
+
+__attribute__((visibility("default"))) void xerbla_(const char *name, const int *info, size_t len)
+{
+  snprintf(reported.name, sizeof reported.name, "%.*s", (int)(len < 7 ? len : 7), name);
+  reported.info = *info, reported.calls++;
+}
+
+__attribute__((visibility("default"))) void xerbla_64_(const char *name, const int64_t *info,
+                                                       size_t len)
+{
+  snprintf(reported.name, sizeof reported.name, "%.*s", (int)(len < 7 ? len : 7), name);
+  reported.info = *info, reported.calls64++;
+}
+
+bool lt_run_error(struct lt_call *c, int want_info, char *why, size_t len)
+{
+  memset(&reported, 0, sizeof reported);
+  if (!lt_run(c, why, len))
+    return false;
+  char want[8];
+  snprintf(want, sizeof want, "%c%-5s", ht_dtypes[c->dt].name[0] - 'a' + 'A', lt_routine_names[c->r]);
+  for (char *p = want; *p; p++)
+    *p = (char)(*p >= 'a' && *p <= 'z' ? *p - 'a' + 'A' : *p);
+  bool ilp = c->names == LT_ILP64 || c->names == LT_SCIPY64;
+  size_t where;
+  if ((ilp ? reported.calls64 : reported.calls) != 1 || (ilp ? reported.calls : reported.calls64) != 0)
+    return snprintf(why, len, "%d reports through xerbla_, %d through xerbla_64_; want one through %s",
+                    reported.calls, reported.calls64, ilp ? "xerbla_64_" : "xerbla_"), false;
+  if (strcmp(reported.name, want) != 0 || reported.info != want_info)
+    return snprintf(why, len, "xerbla got \"%s\" INFO %lld, want \"%s\" INFO %d", reported.name,
+                    (long long)reported.info, want, want_info), false;
+  if (!ht_mat_unchanged(&c->a, &where) || !ht_mat_unchanged(&c->b, &where) ||
+      !ht_mat_unchanged(&c->c, &where))
+    return snprintf(why, len, "an operand was written at cell %zu", where), false;
   return true;
 }

@@ -13,8 +13,9 @@ HOPTEST_LIBS = test/libhoptest.la libhopblas.la -lm
 
 check_PROGRAMS += test/contract test/threads test/overflow test/gemm-once test/gemm-once-check \
 	test/xerbla test/trace-calls test/denormal test/contract-l3
-test_contract_l3_SOURCES = test/contract_l3.c test/contract_l3.h test/contract_l3_call.c
-test_contract_l3_LDFLAGS = $(HOPTEST_LINK_FLAGS)
+test_contract_l3_SOURCES = test/contract_l3.c test/contract_l3.h test/contract_l3_call.c \
+	test/contract_l3_calls.inc
+test_contract_l3_LDFLAGS = $(HOPTEST_LINK_FLAGS) -export-dynamic
 test_contract_l3_LDADD = $(HOPTEST_LIBS) -ldl
 test_contract_SOURCES = test/contract.c test/contract.h test/contract_groups.c
 test_contract_LDFLAGS = $(HOPTEST_LINK_FLAGS)
