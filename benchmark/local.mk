@@ -10,7 +10,7 @@ noinst_PROGRAMS += benchmark/batch-bench
 benchmark_batch_bench_SOURCES = benchmark/batch_bench.c
 benchmark_batch_bench_LDFLAGS = -no-install
 benchmark_batch_bench_LDADD = libhopblas.la -lm
-EXTRA_DIST += benchmark/batch.sh
+EXTRA_DIST += benchmark/batch.sh benchmark/scaling/scaling.sh benchmark/scaling/pbench.c
 EXTRA_DIST += benchmark/tune-crossover.sh benchmark/tune-gain.sh benchmark/tune-device.sh benchmark/call-cost.sh
 EXTRA_DIST += benchmark/nvidia/h200.sh benchmark/nvidia/h200-report.py benchmark/nvidia/precisions.sh \
 	benchmark/nvidia/bound.sh benchmark/nvidia/level3.sh benchmark/nvidia/device-env.sh \
