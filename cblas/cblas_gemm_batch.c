@@ -11,6 +11,7 @@
 
 #include "blas_int.h"
 #include "check.h"
+#include "hopblas.h"
 
 /* A group's shape checked and swapped into gr (its scalars and operands
  * still unset); false after reporting a bad argument. */
@@ -155,3 +156,13 @@ HOP_STRIDED_REAL(sgemm_batch_strided, "SGEMM_BATCH_STRIDED ", HOP_DTYPE_S, float
 HOP_STRIDED_REAL(dgemm_batch_strided, "DGEMM_BATCH_STRIDED ", HOP_DTYPE_D, double)
 HOP_STRIDED_COMPLEX(cgemm_batch_strided, "CGEMM_BATCH_STRIDED ", HOP_DTYPE_C)
 HOP_STRIDED_COMPLEX(zgemm_batch_strided, "ZGEMM_BATCH_STRIDED ", HOP_DTYPE_Z)
+
+/* scipy-openblas's names. */
+HOP_CBLAS_ALIASES(sgemm_batch);
+HOP_CBLAS_ALIASES(dgemm_batch);
+HOP_CBLAS_ALIASES(cgemm_batch);
+HOP_CBLAS_ALIASES(zgemm_batch);
+HOP_CBLAS_ALIASES(sgemm_batch_strided);
+HOP_CBLAS_ALIASES(dgemm_batch_strided);
+HOP_CBLAS_ALIASES(cgemm_batch_strided);
+HOP_CBLAS_ALIASES(zgemm_batch_strided);

@@ -5,6 +5,7 @@
  * the routine name xerbla reports ("SGEMMT " or "SGEMMTR"). */
 #include "blas_int.h"
 #include "check.h"
+#include "hopblas.h"
 
 static void gemmt_through_core(enum hop_dtype dt, const char *symbol, const char *xname,
                                int order, int uplo, int transa, int transb, hop_blas_int n,
@@ -56,3 +57,13 @@ HOP_GEMMT_REAL(sgemmtr, "SGEMMTR", HOP_DTYPE_S, float)
 HOP_GEMMT_REAL(dgemmtr, "DGEMMTR", HOP_DTYPE_D, double)
 HOP_GEMMT_COMPLEX(cgemmtr, "CGEMMTR", HOP_DTYPE_C)
 HOP_GEMMT_COMPLEX(zgemmtr, "ZGEMMTR", HOP_DTYPE_Z)
+
+/* scipy-openblas's names. */
+HOP_CBLAS_ALIASES(sgemmt);
+HOP_CBLAS_ALIASES(dgemmt);
+HOP_CBLAS_ALIASES(cgemmt);
+HOP_CBLAS_ALIASES(zgemmt);
+HOP_CBLAS_ALIASES(sgemmtr);
+HOP_CBLAS_ALIASES(dgemmtr);
+HOP_CBLAS_ALIASES(cgemmtr);
+HOP_CBLAS_ALIASES(zgemmtr);

@@ -172,6 +172,119 @@ void cblas_shgemm64_(int layout, int transa, int transb, hopblas_int64 m, hopbla
                      const hopblas_half *b, hopblas_int64 ldb, float beta, float *c,
                      hopblas_int64 ldc);
 
+/* gemmt and gemmtr, and the batched GEMMs, with 64-bit integers (as above). */
+void cblas_sgemmt64_(int layout, int uplo, int transa, int transb, hopblas_int64 n,
+                     hopblas_int64 k, float alpha, const float *a, hopblas_int64 lda,
+                     const float *b, hopblas_int64 ldb, float beta, float *c, hopblas_int64 ldc);
+void cblas_dgemmt64_(int layout, int uplo, int transa, int transb, hopblas_int64 n,
+                     hopblas_int64 k, double alpha, const double *a, hopblas_int64 lda,
+                     const double *b, hopblas_int64 ldb, double beta, double *c,
+                     hopblas_int64 ldc);
+void cblas_cgemmt64_(int layout, int uplo, int transa, int transb, hopblas_int64 n,
+                     hopblas_int64 k, const void *alpha, const void *a, hopblas_int64 lda,
+                     const void *b, hopblas_int64 ldb, const void *beta, void *c,
+                     hopblas_int64 ldc);
+void cblas_zgemmt64_(int layout, int uplo, int transa, int transb, hopblas_int64 n,
+                     hopblas_int64 k, const void *alpha, const void *a, hopblas_int64 lda,
+                     const void *b, hopblas_int64 ldb, const void *beta, void *c,
+                     hopblas_int64 ldc);
+void cblas_sgemmtr64_(int layout, int uplo, int transa, int transb, hopblas_int64 n,
+                      hopblas_int64 k, float alpha, const float *a, hopblas_int64 lda,
+                      const float *b, hopblas_int64 ldb, float beta, float *c, hopblas_int64 ldc);
+void cblas_dgemmtr64_(int layout, int uplo, int transa, int transb, hopblas_int64 n,
+                      hopblas_int64 k, double alpha, const double *a, hopblas_int64 lda,
+                      const double *b, hopblas_int64 ldb, double beta, double *c,
+                      hopblas_int64 ldc);
+void cblas_cgemmtr64_(int layout, int uplo, int transa, int transb, hopblas_int64 n,
+                      hopblas_int64 k, const void *alpha, const void *a, hopblas_int64 lda,
+                      const void *b, hopblas_int64 ldb, const void *beta, void *c,
+                      hopblas_int64 ldc);
+void cblas_zgemmtr64_(int layout, int uplo, int transa, int transb, hopblas_int64 n,
+                      hopblas_int64 k, const void *alpha, const void *a, hopblas_int64 lda,
+                      const void *b, hopblas_int64 ldb, const void *beta, void *c,
+                      hopblas_int64 ldc);
+/* sgemmt_64_ ... zgemmtr_64_: as sgemmt_ with hopblas_int64 integers. */
+void sgemmt_64_(const char *uplo, const char *transa, const char *transb, const hopblas_int64 *n,
+                const hopblas_int64 *k, const float *alpha, const float *a,
+                const hopblas_int64 *lda, const float *b, const hopblas_int64 *ldb,
+                const float *beta, float *c, const hopblas_int64 *ldc);
+void dgemmt_64_(const char *uplo, const char *transa, const char *transb, const hopblas_int64 *n,
+                const hopblas_int64 *k, const double *alpha, const double *a,
+                const hopblas_int64 *lda, const double *b, const hopblas_int64 *ldb,
+                const double *beta, double *c, const hopblas_int64 *ldc);
+void cgemmt_64_(const char *uplo, const char *transa, const char *transb, const hopblas_int64 *n,
+                const hopblas_int64 *k, const void *alpha, const void *a,
+                const hopblas_int64 *lda, const void *b, const hopblas_int64 *ldb,
+                const void *beta, void *c, const hopblas_int64 *ldc);
+void zgemmt_64_(const char *uplo, const char *transa, const char *transb, const hopblas_int64 *n,
+                const hopblas_int64 *k, const void *alpha, const void *a,
+                const hopblas_int64 *lda, const void *b, const hopblas_int64 *ldb,
+                const void *beta, void *c, const hopblas_int64 *ldc);
+void sgemmtr_64_(const char *uplo, const char *transa, const char *transb,
+                 const hopblas_int64 *n, const hopblas_int64 *k, const float *alpha,
+                 const float *a, const hopblas_int64 *lda, const float *b,
+                 const hopblas_int64 *ldb, const float *beta, float *c, const hopblas_int64 *ldc);
+void dgemmtr_64_(const char *uplo, const char *transa, const char *transb,
+                 const hopblas_int64 *n, const hopblas_int64 *k, const double *alpha,
+                 const double *a, const hopblas_int64 *lda, const double *b,
+                 const hopblas_int64 *ldb, const double *beta, double *c,
+                 const hopblas_int64 *ldc);
+void cgemmtr_64_(const char *uplo, const char *transa, const char *transb,
+                 const hopblas_int64 *n, const hopblas_int64 *k, const void *alpha,
+                 const void *a, const hopblas_int64 *lda, const void *b,
+                 const hopblas_int64 *ldb, const void *beta, void *c, const hopblas_int64 *ldc);
+void zgemmtr_64_(const char *uplo, const char *transa, const char *transb,
+                 const hopblas_int64 *n, const hopblas_int64 *k, const void *alpha,
+                 const void *a, const hopblas_int64 *lda, const void *b,
+                 const hopblas_int64 *ldb, const void *beta, void *c, const hopblas_int64 *ldc);
+void cblas_sgemm_batch64_(int layout, const int *transa, const int *transb,
+                          const hopblas_int64 *m, const hopblas_int64 *n, const hopblas_int64 *k,
+                          const float *alpha, const float **a, const hopblas_int64 *lda,
+                          const float **b, const hopblas_int64 *ldb, const float *beta,
+                          float **c, const hopblas_int64 *ldc, hopblas_int64 group_count,
+                          const hopblas_int64 *group_size);
+void cblas_dgemm_batch64_(int layout, const int *transa, const int *transb,
+                          const hopblas_int64 *m, const hopblas_int64 *n, const hopblas_int64 *k,
+                          const double *alpha, const double **a, const hopblas_int64 *lda,
+                          const double **b, const hopblas_int64 *ldb, const double *beta,
+                          double **c, const hopblas_int64 *ldc, hopblas_int64 group_count,
+                          const hopblas_int64 *group_size);
+void cblas_cgemm_batch64_(int layout, const int *transa, const int *transb,
+                          const hopblas_int64 *m, const hopblas_int64 *n, const hopblas_int64 *k,
+                          const void *alpha, const void **a, const hopblas_int64 *lda,
+                          const void **b, const hopblas_int64 *ldb, const void *beta, void **c,
+                          const hopblas_int64 *ldc, hopblas_int64 group_count,
+                          const hopblas_int64 *group_size);
+void cblas_zgemm_batch64_(int layout, const int *transa, const int *transb,
+                          const hopblas_int64 *m, const hopblas_int64 *n, const hopblas_int64 *k,
+                          const void *alpha, const void **a, const hopblas_int64 *lda,
+                          const void **b, const hopblas_int64 *ldb, const void *beta, void **c,
+                          const hopblas_int64 *ldc, hopblas_int64 group_count,
+                          const hopblas_int64 *group_size);
+void cblas_sgemm_batch_strided64_(int layout, int transa, int transb, hopblas_int64 m,
+                                  hopblas_int64 n, hopblas_int64 k, float alpha, const float *a,
+                                  hopblas_int64 lda, hopblas_int64 stride_a, const float *b,
+                                  hopblas_int64 ldb, hopblas_int64 stride_b, float beta, float *c,
+                                  hopblas_int64 ldc, hopblas_int64 stride_c, hopblas_int64 count);
+void cblas_dgemm_batch_strided64_(int layout, int transa, int transb, hopblas_int64 m,
+                                  hopblas_int64 n, hopblas_int64 k, double alpha,
+                                  const double *a, hopblas_int64 lda, hopblas_int64 stride_a,
+                                  const double *b, hopblas_int64 ldb, hopblas_int64 stride_b,
+                                  double beta, double *c, hopblas_int64 ldc,
+                                  hopblas_int64 stride_c, hopblas_int64 count);
+void cblas_cgemm_batch_strided64_(int layout, int transa, int transb, hopblas_int64 m,
+                                  hopblas_int64 n, hopblas_int64 k, const void *alpha,
+                                  const void *a, hopblas_int64 lda, hopblas_int64 stride_a,
+                                  const void *b, hopblas_int64 ldb, hopblas_int64 stride_b,
+                                  const void *beta, void *c, hopblas_int64 ldc,
+                                  hopblas_int64 stride_c, hopblas_int64 count);
+void cblas_zgemm_batch_strided64_(int layout, int transa, int transb, hopblas_int64 m,
+                                  hopblas_int64 n, hopblas_int64 k, const void *alpha,
+                                  const void *a, hopblas_int64 lda, hopblas_int64 stride_a,
+                                  const void *b, hopblas_int64 ldb, hopblas_int64 stride_b,
+                                  const void *beta, void *c, hopblas_int64 ldc,
+                                  hopblas_int64 stride_c, hopblas_int64 count);
+
 /* Fortran hgemm with 64-bit integers. */
 void hgemm_64_(const char *transa, const char *transb, const hopblas_int64 *m,
                const hopblas_int64 *n, const hopblas_int64 *k, const hopblas_half *alpha,

@@ -4,6 +4,7 @@
  * without the underscore.  Same checks and core/ path as cblas_?gemmt. */
 #include "blas_int.h"
 #include "check.h"
+#include "hopblas.h"
 
 static void gemmt_through_core(enum hop_dtype dt, const char *symbol, const char *xname,
                                const char *uplo, const char *transa, const char *transb,
@@ -40,30 +41,23 @@ static void gemmt_through_core(enum hop_dtype dt, const char *symbol, const char
                        alpha, a, lda, b, ldb, beta, c, ldc);                                     \
   }
 
-/* Complex elements and scalars as (re, im) pairs of the real type. */
+/* Complex elements and scalars by pointer, (re, im) pairs as the header declares them. */
 HOP_GEMMT_F77(sgemmt, "SGEMMT ", HOP_DTYPE_S, float)
 HOP_GEMMT_F77(dgemmt, "DGEMMT ", HOP_DTYPE_D, double)
-HOP_GEMMT_F77(cgemmt, "CGEMMT ", HOP_DTYPE_C, float)
-HOP_GEMMT_F77(zgemmt, "ZGEMMT ", HOP_DTYPE_Z, double)
+HOP_GEMMT_F77(cgemmt, "CGEMMT ", HOP_DTYPE_C, void)
+HOP_GEMMT_F77(zgemmt, "ZGEMMT ", HOP_DTYPE_Z, void)
 HOP_GEMMT_F77(sgemmtr, "SGEMMTR", HOP_DTYPE_S, float)
 HOP_GEMMT_F77(dgemmtr, "DGEMMTR", HOP_DTYPE_D, double)
-HOP_GEMMT_F77(cgemmtr, "CGEMMTR", HOP_DTYPE_C, float)
-HOP_GEMMT_F77(zgemmtr, "ZGEMMTR", HOP_DTYPE_Z, double)
+HOP_GEMMT_F77(cgemmtr, "CGEMMTR", HOP_DTYPE_C, void)
+HOP_GEMMT_F77(zgemmtr, "ZGEMMTR", HOP_DTYPE_Z, void)
 
-#ifndef HOP_ILP64
-/* Some Fortran compilers and programs call the names without the underscore. */
-#define HOP_GEMMT_ALIAS(name, type)                                                              \
-  HOP_EXPORT void name(const char *uplo, const char *transa, const char *transb,                \
-                       const hop_blas_int *n, const hop_blas_int *k, const type *alpha,         \
-                       const type *a, const hop_blas_int *lda, const type *b,                   \
-                       const hop_blas_int *ldb, const type *beta, type *c,                      \
-                       const hop_blas_int *ldc) __attribute__((alias(#name "_")));
-HOP_GEMMT_ALIAS(sgemmt, float)
-HOP_GEMMT_ALIAS(dgemmt, double)
-HOP_GEMMT_ALIAS(cgemmt, float)
-HOP_GEMMT_ALIAS(zgemmt, double)
-HOP_GEMMT_ALIAS(sgemmtr, float)
-HOP_GEMMT_ALIAS(dgemmtr, double)
-HOP_GEMMT_ALIAS(cgemmtr, float)
-HOP_GEMMT_ALIAS(zgemmtr, double)
-#endif
+/* scipy-openblas's names, and the names without the underscore (LP64 only). */
+#define HOP_GEMMT_NAMES(name) HOP_F77_ALIASES(name); HOP_F77_BARE(name)
+HOP_GEMMT_NAMES(sgemmt)
+HOP_GEMMT_NAMES(dgemmt)
+HOP_GEMMT_NAMES(cgemmt)
+HOP_GEMMT_NAMES(zgemmt)
+HOP_GEMMT_NAMES(sgemmtr)
+HOP_GEMMT_NAMES(dgemmtr)
+HOP_GEMMT_NAMES(cgemmtr)
+HOP_GEMMT_NAMES(zgemmtr)

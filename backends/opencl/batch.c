@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "family.h"
+#include "tune.h"
 
 enum { DESC = 16,            /* ulongs per problem: kernels/gemm_generic.cl's BATCH_DESC */
        MAX_PROBLEMS = 65535 }; /* per launch */
@@ -261,9 +262,12 @@ double hop_ocl_batch_predict(const struct hop_ocl_state *st, const struct hop_ca
   double rate = st->model.peak_flops * (work > 0.0 ? eff / work : 1.0);
   if (g->dtype == HOP_DTYPE_D)
     rate *= st->model.fp64_ratio;
-  double link = st->memory == HOP_OCL_STAGED ? bytes / st->model.link_bytes_s : 0.0;
-  /* The host packs and unpacks every byte either way: about 4 GB/s of copying. */
-  return st->model.setup_s + link + bytes / 4e9 + (rate > 0.0 ? flops / rate : 1.0);
+  /* The link and the fixed cost as `hopblas tune` measured them, where it did. */
+  const struct hop_ocl_calib *c = hop_ocl_tune_calib(st);
+  bool calibrated = c != NULL && c->have;
+  double link_s = calibrated ? c->link_bytes_s : st->model.link_bytes_s;
+  double link = st->memory == HOP_OCL_STAGED ? bytes / link_s : 0.0;
+  return (calibrated ? c->setup_s : st->model.setup_s) + link + (rate > 0.0 ? flops / rate : 1.0);
 }
 
 enum hop_status hop_ocl_batch_run(struct hop_ocl_state *st, const struct hop_call *g)

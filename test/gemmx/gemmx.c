@@ -144,14 +144,29 @@ bool gx_only_written(const struct ht_mat *x, bool (*keep)(const void *arg, int i
 /* ---- xerbla_: the library reports argument errors here ----------------------- */
 
 int gx_xerbla_calls, gx_xerbla_info;
+bool gx_xerbla_64;
 char gx_xerbla_name[32];
+
+static void seen(const char *name, int info, size_t len)
+{
+  gx_xerbla_calls++;
+  gx_xerbla_info = info;
+  memset(gx_xerbla_name, 0, sizeof gx_xerbla_name);
+  memcpy(gx_xerbla_name, name, len < sizeof gx_xerbla_name - 1 ? len : sizeof gx_xerbla_name - 1);
+}
 
 __attribute__((visibility("default"))) void xerbla_(const char *name, const int *info, size_t len)
 {
-  gx_xerbla_calls++;
-  gx_xerbla_info = *info;
-  memset(gx_xerbla_name, 0, sizeof gx_xerbla_name);
-  memcpy(gx_xerbla_name, name, len < sizeof gx_xerbla_name - 1 ? len : sizeof gx_xerbla_name - 1);
+  seen(name, *info, len);
+  gx_xerbla_64 = false;
+}
+
+/* The ILP64 entry points report here, as OpenBLAS's ILP64 build does. */
+__attribute__((visibility("default"))) void xerbla_64_(const char *name, const int64_t *info,
+                                                        size_t len)
+{
+  seen(name, (int)*info, len);
+  gx_xerbla_64 = true;
 }
 
 /* ---- main ----------------------------------------------------------------------- */
@@ -175,6 +190,10 @@ static bool parse(int argc, char **argv, struct gx_opts *o)
       o->seed = strtoull(v, NULL, 0);
     } else if (strcmp(a, "--label") == 0) {
       o->label = v;
+    } else if (strcmp(a, "--names") == 0) {
+      if (strcmp(v, "ilp64") != 0 && strcmp(v, "lp64") != 0)
+        return false;
+      o->ilp64 = strcmp(v, "ilp64") == 0;
     } else if (strcmp(a, "--dtypes") == 0) {
       char buf[64];
       snprintf(buf, sizeof buf, "%s", v);
@@ -199,14 +218,15 @@ int main(int argc, char **argv)
   if (argc >= 3 && strcmp(argv[1], "big") == 0) {
     gx_batch_big(atoi(argv[2]), argc >= 4 ? argv[3] : "");
   } else if (argc >= 2 && strcmp(argv[1], "errors") == 0) {
-    gx_errors();
+    gx_errors(argc >= 3 && strcmp(argv[2], "ilp64") == 0);
   } else if (argc >= 2 && strcmp(argv[1], "gemmt") == 0 && parse(argc, argv, &o)) {
     gx_gemmt_cases(&o);
   } else if (argc >= 2 && strcmp(argv[1], "batch") == 0 && parse(argc, argv, &o)) {
     gx_batch_cases(&o);
   } else {
     fprintf(stderr, "usage: gemmx gemmt|batch [--dtypes s,d,c,z] [--max-dim N] [--quick] "
-                    "[--seed S] [--label TEXT]\n       gemmx errors\n       gemmx big COUNT [LABEL]\n");
+                    "[--seed S] [--label TEXT] [--names lp64|ilp64]\n       gemmx errors [ilp64]\n"
+                    "       gemmx big COUNT [LABEL]\n");
     return 2;
   }
   return gx_done();

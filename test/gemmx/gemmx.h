@@ -4,12 +4,15 @@
  * which one ran.  Prints TAP.
  *
  *   gemmx gemmt|batch [--dtypes s,d,c,z] [--max-dim N] [--quick] [--seed S] [--label TEXT]
- *   gemmx errors      the argument errors of both, through this program's own xerbla_
+ *                     [--names lp64|ilp64]
+ *   gemmx errors [ilp64]  the argument errors of both, through this program's own xerbla_
+ *                     (xerbla_64_ for the ILP64 names)
  *   gemmx big N [LABEL]  one batch of N sgemm of 64 x 64 x 64, every result checked
  */
 #ifndef GX_GEMMX_H
 #define GX_GEMMX_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "testutil.h"
@@ -23,6 +26,7 @@ struct gx_opts {
   bool quick;
   unsigned long long seed;
   const char *label;
+  bool ilp64; /* --names ilp64: the 64_ entry points, every integer 64-bit */
 };
 
 /* ---- TAP (gemmx.c) ------------------------------------------------------ */
@@ -60,19 +64,34 @@ bool gx_element_ok(enum ht_dtype dt, const struct gx_product *p, int i, int j, d
 bool gx_only_written(const struct ht_mat *x, bool (*keep)(const void *arg, int i, int j),
                      const void *arg, char *why, size_t len);
 
-/* ?gemmt_ (tr: ?gemmtr_; bare: ?gemmt) of a dtype, complex arguments by pointer. */
-typedef void gx_f77_gemmt_fn(const char *, const char *, const char *, const int *, const int *,
-                             const void *, const void *, const int *, const void *, const int *,
-                             const void *, void *, const int *);
-gx_f77_gemmt_fn *gx_f77_gemmt(enum ht_dtype dt, bool tr, bool bare);
+/* ---- one call through any entry point (gemmx_calls.c) ---------------------
+ * CBLAS values for order, uplo and transposes (Fortran calls get their
+ * letters, 'X' for a bad one); scalars by pointer as gx_scalar_ptr stores
+ * them; the LP64 names narrow the integers to int. */
+struct gx_entry {
+  bool fortran, tr, bare, ilp64; /* ?gemmt_ or cblas_; gemmtr; ?gemmt; the 64_ names */
+};
+void gx_gemmt_call(enum ht_dtype dt, const struct gx_entry *e, int order, int uplo, int ta, int tb,
+                   int64_t n, int64_t k, const void *alpha, const void *a, int64_t lda,
+                   const void *b, int64_t ldb, const void *beta, void *c, int64_t ldc);
+void gx_batch_call(enum ht_dtype dt, bool ilp64, int order, const int *ta, const int *tb,
+                   const int64_t *m, const int64_t *n, const int64_t *k, const void *alpha,
+                   const void **a, const int64_t *lda, const void **b, const int64_t *ldb,
+                   const void *beta, void **c, const int64_t *ldc, int64_t groups,
+                   const int64_t *size);
+void gx_strided_call(enum ht_dtype dt, bool ilp64, int order, int ta, int tb, int64_t m,
+                     int64_t n, int64_t k, const void *alpha, const void *a, int64_t lda,
+                     int64_t sa, const void *b, int64_t ldb, int64_t sb, const void *beta,
+                     void *c, int64_t ldc, int64_t sc, int64_t count);
 
 /* ---- the parts (gemmx_gemmt.c, gemmx_batch.c, gemmx_errors.c) ------------ */
 void gx_gemmt_cases(const struct gx_opts *o);
 void gx_batch_cases(const struct gx_opts *o);
 void gx_batch_big(int count, const char *label);
-void gx_errors(void);
+void gx_errors(bool ilp64);
 
 extern int gx_xerbla_calls, gx_xerbla_info;
+extern bool gx_xerbla_64; /* the last report came through xerbla_64_ */
 extern char gx_xerbla_name[32];
 
 #endif

@@ -105,17 +105,18 @@ static void problem_free(struct problem *p)
   ht_mat_free(&p->a), ht_mat_free(&p->b), ht_mat_free(&p->c);
 }
 
-static void call_group_api(enum ht_dtype dt, int order, const struct shape *s, int groups,
-                           const void **a, const void **b, void **c, const int *lda,
+static void call_group_api(enum ht_dtype dt, bool ilp64, int order, const struct shape *s,
+                           int groups, const void **a, const void **b, void **c, const int *lda,
                            const int *ldb, const int *ldc)
 {
-  int ta[GROUPS], tb[GROUPS], m[GROUPS], n[GROUPS], k[GROUPS], size[GROUPS];
+  int ta[GROUPS], tb[GROUPS];
+  int64_t m[GROUPS], n[GROUPS], k[GROUPS], size[GROUPS], la[GROUPS], lb[GROUPS], lc[GROUPS];
   double al[2 * GROUPS], be[2 * GROUPS];
   float alf[2 * GROUPS], bef[2 * GROUPS];
+  bool cplx = ht_dtypes[dt].cplx, dbl = dt == HT_D || dt == HT_Z;
   for (int i = 0; i < groups; i++) {
     ta[i] = s[i].ta, tb[i] = s[i].tb, m[i] = s[i].m, n[i] = s[i].n, k[i] = s[i].k;
-    size[i] = s[i].count;
-    bool cplx = ht_dtypes[dt].cplx;
+    size[i] = s[i].count, la[i] = lda[i], lb[i] = ldb[i], lc[i] = ldc[i];
     /* real dtypes: one scalar per group; complex: (re, im) pairs */
     int at = cplx ? 2 * i : i;
     al[at] = s[i].alpha.re, be[at] = s[i].beta.re, alf[at] = (float)al[at], bef[at] = (float)be[at];
@@ -124,27 +125,13 @@ static void call_group_api(enum ht_dtype dt, int order, const struct shape *s, i
       alf[at + 1] = (float)al[at + 1], bef[at + 1] = (float)be[at + 1];
     }
   }
-  switch (dt) {
-  case HT_S:
-    cblas_sgemm_batch(order, ta, tb, m, n, k, alf, (const float **)a, lda, (const float **)b, ldb,
-                      bef, (float **)c, ldc, groups, size);
-    break;
-  case HT_D:
-    cblas_dgemm_batch(order, ta, tb, m, n, k, al, (const double **)a, lda, (const double **)b,
-                      ldb, be, (double **)c, ldc, groups, size);
-    break;
-  case HT_C:
-    cblas_cgemm_batch(order, ta, tb, m, n, k, alf, a, lda, b, ldb, bef, c, ldc, groups, size);
-    break;
-  case HT_Z:
-    cblas_zgemm_batch(order, ta, tb, m, n, k, al, a, lda, b, ldb, be, c, ldc, groups, size);
-    break;
-  default: break;
-  }
+  gx_batch_call(dt, ilp64, order, ta, tb, m, n, k, dbl ? (const void *)al : alf, a, la, b, lb,
+                dbl ? (const void *)be : bef, c, lc, groups, size);
 }
 
 /* The mixed batch in one order; false with why. */
-static bool mixed_batch(enum ht_dtype dt, int order, struct ht_rng *r, char *why, size_t len)
+static bool mixed_batch(enum ht_dtype dt, bool ilp64, int order, struct ht_rng *r, char *why,
+                        size_t len)
 {
   bool cplx = ht_dtypes[dt].cplx, row = order == HT_ROW, ok = true;
   struct shape s[GROUPS];
@@ -171,7 +158,7 @@ static bool mixed_batch(enum ht_dtype dt, int order, struct ht_rng *r, char *why
     }
   }
   if (ok && p && a && b && c) {
-    call_group_api(dt, order, s, GROUPS, a, b, c, lda, ldb, ldc);
+    call_group_api(dt, ilp64, order, s, GROUPS, a, b, c, lda, ldb, ldc);
     at = 0;
     for (int i = 0; i < GROUPS && ok; i++)
       for (int q = 0; q < s[i].count && ok; q++, at++) {
@@ -216,8 +203,8 @@ static bool in_block(const void *arg, int i, int j)
   return s->row ? i % (s->m + s->gap) < s->m : j % (s->n + s->gap) < s->n;
 }
 
-static bool strided_batch(enum ht_dtype dt, int order, int ta, int tb, struct ht_rng *r, char *why,
-                          size_t len)
+static bool strided_batch(enum ht_dtype dt, bool ilp64, int order, int ta, int tb, struct ht_rng *r,
+                          char *why, size_t len)
 {
   struct strided s = {9, 6, 11, 4, 2, order == HT_ROW};
   int ar = trans(ta) ? s.k : s.m, ac = trans(ta) ? s.m : s.k;
@@ -243,25 +230,8 @@ static bool strided_batch(enum ht_dtype dt, int order, int ta, int tb, struct ht
   struct gx_scalar beta = {-1.25, ht_dtypes[dt].cplx ? 0.25 : 0.0};
   unsigned char al[16], be[16];
   const void *pa = gx_scalar_ptr(dt, alpha, al), *pb = gx_scalar_ptr(dt, beta, be);
-  switch (dt) {
-  case HT_S:
-    cblas_sgemm_batch_strided(order, ta, tb, s.m, s.n, s.k, (float)alpha.re, A.p, A.ld, sa, B.p,
-                              B.ld, sb, (float)beta.re, C.p, C.ld, sc, s.count);
-    break;
-  case HT_D:
-    cblas_dgemm_batch_strided(order, ta, tb, s.m, s.n, s.k, alpha.re, A.p, A.ld, sa, B.p, B.ld,
-                              sb, beta.re, C.p, C.ld, sc, s.count);
-    break;
-  case HT_C:
-    cblas_cgemm_batch_strided(order, ta, tb, s.m, s.n, s.k, pa, A.p, A.ld, sa, B.p, B.ld, sb, pb,
-                              C.p, C.ld, sc, s.count);
-    break;
-  case HT_Z:
-    cblas_zgemm_batch_strided(order, ta, tb, s.m, s.n, s.k, pa, A.p, A.ld, sa, B.p, B.ld, sb, pb,
-                              C.p, C.ld, sc, s.count);
-    break;
-  default: break;
-  }
+  gx_strided_call(dt, ilp64, order, ta, tb, s.m, s.n, s.k, pa, A.p, A.ld, sa, B.p, B.ld, sb, pb,
+                  C.p, C.ld, sc, s.count);
   size_t where;
   ok = ht_mat_unchanged(&A, &where) && ht_mat_unchanged(&B, &where);
   if (!ok)
@@ -280,24 +250,11 @@ static bool strided_batch(enum ht_dtype dt, int order, int ta, int tb, struct ht
 }
 
 /* No groups, or a negative count: nothing is read or written (NULL arrays). */
-static bool empty_batches(enum ht_dtype dt)
+static bool empty_batches(enum ht_dtype dt, bool ilp64)
 {
   for (int groups = 0; groups >= -1; groups--)
-    switch (dt) {
-    case HT_S: cblas_sgemm_batch(HT_COL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
-                                 NULL, NULL, NULL, NULL, groups, NULL);
-      break;
-    case HT_D: cblas_dgemm_batch(HT_ROW, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
-                                 NULL, NULL, NULL, NULL, groups, NULL);
-      break;
-    case HT_C: cblas_cgemm_batch(HT_COL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
-                                 NULL, NULL, NULL, NULL, groups, NULL);
-      break;
-    case HT_Z: cblas_zgemm_batch(HT_ROW, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
-                                 NULL, NULL, NULL, NULL, groups, NULL);
-      break;
-    default: break;
-    }
+    gx_batch_call(dt, ilp64, groups ? HT_ROW : HT_COL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+                  NULL, NULL, NULL, NULL, NULL, NULL, groups, NULL);
   return gx_xerbla_calls == 0;
 }
 
@@ -312,22 +269,22 @@ void gx_batch_cases(const struct gx_opts *o)
     for (int order = HT_ROW; order <= HT_COL; order++) {
       char why[300] = "";
       const char *ord = order == HT_ROW ? "row" : "col";
-      bool ok = mixed_batch(dt, order, &r, why, sizeof why);
-      gx_result(ok, o->label, "cblas_%sgemm_batch %s: %d groups of mixed shapes, transposes and "
-                "scalars, an empty one, m == 0, alpha == 0, k == 0, a quick return%s%s",
-                name, ord, GROUPS, ok ? "" : ": ", why);
+      bool ok = mixed_batch(dt, o->ilp64, order, &r, why, sizeof why);
+      gx_result(ok, o->label, "cblas_%sgemm_batch%s %s: %d groups of mixed shapes, transposes "
+                "and scalars, an empty one, m == 0, alpha == 0, k == 0, a quick return%s%s",
+                name, o->ilp64 ? "64_" : "", ord, GROUPS, ok ? "" : ": ", why);
       static const int pairs[][2] = {{HT_N, HT_N}, {HT_T, HT_N}, {HT_N, HT_T}, {HT_CT, HT_CN}};
       int npairs = ht_dtypes[d].cplx && !o->quick ? 4 : 3;
       for (int t = 0; t < npairs; t++) {
-        ok = strided_batch(dt, order, pairs[t][0], pairs[t][1], &r, why, sizeof why);
-        gx_result(ok, o->label, "cblas_%sgemm_batch_strided %s %c%c: 4 problems, the gaps "
-                  "between them untouched%s%s", name, ord, trans_letter(pairs[t][0]),
-                  trans_letter(pairs[t][1]), ok ? "" : ": ", why);
+        ok = strided_batch(dt, o->ilp64, order, pairs[t][0], pairs[t][1], &r, why, sizeof why);
+        gx_result(ok, o->label, "cblas_%sgemm_batch_strided%s %s %c%c: 4 problems, the gaps "
+                  "between them untouched%s%s", name, o->ilp64 ? "64_" : "", ord,
+                  trans_letter(pairs[t][0]), trans_letter(pairs[t][1]), ok ? "" : ": ", why);
       }
     }
     gx_xerbla_calls = 0;
-    gx_result(empty_batches(dt), o->label, "cblas_%sgemm_batch: no groups, a negative count: "
-              "nothing read, written or reported", name);
+    gx_result(empty_batches(dt, o->ilp64), o->label, "cblas_%sgemm_batch%s: no groups, a "
+              "negative count: nothing read, written or reported", name, o->ilp64 ? "64_" : "");
   }
 }
 
@@ -351,7 +308,7 @@ void gx_batch_big(int count, const char *label)
   }
   char why[300] = "out of memory";
   if (ok)
-    call_group_api(HT_S, HT_COL, &s, 1, a, b, c, &ld[0], &ld[1], &ld[2]);
+    call_group_api(HT_S, false, HT_COL, &s, 1, a, b, c, &ld[0], &ld[1], &ld[2]);
   for (int i = 0; i < count && ok; i++)
     ok = problem_check(&p[i], HT_S, &s, why, sizeof why);
   gx_result(ok, label, "cblas_sgemm_batch: %d problems of 64 x 64 x 64%s%s", count, ok ? "" : ": ",

@@ -1,6 +1,7 @@
-/* Argument errors of gemmt, reported through this program's xerbla_ (the
- * program is linked with -export-dynamic) exactly once, with OpenBLAS's
- * routine name and number, C untouched.  gemmt's numbers are the caller's
+/* Argument errors of gemmt and of the batched GEMMs, reported through this
+ * program's xerbla_ (xerbla_64_ for the ILP64 names; the program is linked
+ * with -export-dynamic) exactly once, with OpenBLAS's routine name and
+ * number, C untouched.  gemmt's numbers are the caller's
  * positions in both orders, as OpenBLAS's interface/gemmt.c reports them:
  * uplo 1, transa 2, transb 3, n 4, k 5, lda 8, ldb 10, ldc 13; a bad order
  * is 0 (CBLAS); every ld must be at least 1. */
@@ -15,17 +16,18 @@ static const char *const bad_name[B_COUNT] = {
   "n=0 with every ld 0", "lda=2 (enough in col-major only)", "nothing"};
 
 /* The report of the call just made: none (want < 0), or exactly one, of
- * INFO want and routine name, and C untouched; false with why. */
-static bool report_ok(int want, const char *name, bool untouched, const char *what, char *why,
-                      size_t len)
+ * INFO want and routine name, through xerbla_64_ for the ILP64 names, and
+ * C untouched; false with why. */
+static bool report_ok(int want, const char *name, bool ilp64, bool untouched, const char *what,
+                      char *why, size_t len)
 {
   if (want < 0 ? gx_xerbla_calls == 0
-               : gx_xerbla_calls == 1 && gx_xerbla_info == want &&
+               : gx_xerbla_calls == 1 && gx_xerbla_info == want && gx_xerbla_64 == ilp64 &&
                    strcmp(gx_xerbla_name, name) == 0 && untouched)
     return true;
-  snprintf(why, len, "%s: %d reports, INFO %d, name \"%s\"; expected INFO %d \"%s\"%s", what,
-           gx_xerbla_calls, gx_xerbla_info, gx_xerbla_name, want, name,
-           untouched ? "" : "; C was written");
+  snprintf(why, len, "%s: %d reports, INFO %d, name \"%s\"%s; expected INFO %d \"%s\"%s", what,
+           gx_xerbla_calls, gx_xerbla_info, gx_xerbla_name, gx_xerbla_64 ? " (xerbla_64_)" : "",
+           want, name, untouched ? "" : "; C was written");
   return false;
 }
 
@@ -39,7 +41,7 @@ static int expected(enum bad b, bool row)
   return info[b];
 }
 
-static void gemmt_call(enum ht_dtype dt, bool tr, bool fortran, enum bad b, bool row, void *c)
+static void gemmt_call(enum ht_dtype dt, const struct gx_entry *e, enum bad b, bool row, void *c)
 {
   static const double one[2] = {1.0, 0.0}, zero[2] = {0.0, 0.0};
   static const float onef[2] = {1.0f, 0.0f}, zerof[2] = {0.0f, 0.0f};
@@ -51,33 +53,10 @@ static void gemmt_call(enum ht_dtype dt, bool tr, bool fortran, enum bad b, bool
   int n = b == B_N || b == B_N_AND_LDA ? -1 : b == B_ZERO_LDS ? 0 : 3, k = b == B_K ? -1 : 2;
   int lda = b == B_LDA || b == B_N_AND_LDA ? 1 : b == B_ZERO_LDS ? 0 : b == B_LDA_ROW ? 2 : 5;
   int ldb = b == B_LDB ? 1 : b == B_ZERO_LDS ? 0 : 5, ldc = b == B_LDC ? 2 : b == B_ZERO_LDS ? 0 : 5;
-  if (fortran) {
-    char u = b == B_UPLO ? 'X' : 'L', cta = b == B_TA ? 'X' : 'T', ctb = b == B_TB ? 'X' : 'N';
-    gx_f77_gemmt(dt, tr, false)(&u, &cta, &ctb, &n, &k, al, a, &lda, bm, &ldb, be, c, &ldc);
-    return;
-  }
-  switch (dt) {
-  case HT_S:
-    (tr ? cblas_sgemmtr : cblas_sgemmt)(order, uplo, ta, tb, n, k, 1.0f, (float *)a, lda,
-                                        (float *)bm, ldb, 0.0f, c, ldc);
-    break;
-  case HT_D:
-    (tr ? cblas_dgemmtr : cblas_dgemmt)(order, uplo, ta, tb, n, k, 1.0, a, lda, bm, ldb, 0.0, c,
-                                        ldc);
-    break;
-  case HT_C:
-    (tr ? cblas_cgemmtr : cblas_cgemmt)(order, uplo, ta, tb, n, k, al, a, lda, bm, ldb, be, c,
-                                        ldc);
-    break;
-  case HT_Z:
-    (tr ? cblas_zgemmtr : cblas_zgemmt)(order, uplo, ta, tb, n, k, al, a, lda, bm, ldb, be, c,
-                                        ldc);
-    break;
-  default: break;
-  }
+  gx_gemmt_call(dt, e, order, uplo, ta, tb, n, k, al, a, lda, bm, ldb, be, c, ldc);
 }
 
-static void gemmt_errors(void)
+static void gemmt_errors(bool ilp64)
 {
   static const enum ht_dtype dts[] = {HT_S, HT_D, HT_C, HT_Z};
   for (int d = 0; d < 4; d++)
@@ -85,11 +64,12 @@ static void gemmt_errors(void)
       for (int fortran = 0; fortran < 2; fortran++)
         for (int row = 0; row < (fortran ? 1 : 2); row++) {
           enum ht_dtype dt = dts[d];
-          char name[12], entry[24], why[200] = "";
-          snprintf(name, sizeof name, "%c%s", "sdcz"[d], tr ? "GEMMTR" : "GEMMT ");
-          name[0] = (char)(name[0] - 'a' + 'A');
-          snprintf(entry, sizeof entry, "%s%cgemmt%s%s", fortran ? "" : "cblas_", "sdcz"[d],
-                   tr ? "r" : "", fortran ? "_" : "");
+          struct gx_entry e = {fortran, tr, false, ilp64};
+          char name[12], entry[32], why[240] = "";
+          snprintf(name, sizeof name, "%c%s", "SDCZ"[d], tr ? "GEMMTR" : "GEMMT ");
+          snprintf(entry, sizeof entry, "%s%cgemmt%s%s%s", fortran ? "" : "cblas_", "sdcz"[d],
+                   tr ? "r" : "", ilp64 && !fortran ? "64" : "", fortran ? (ilp64 ? "_64_" : "_")
+                                                                       : ilp64 ? "_" : "");
           bool ok = true;
           for (int b = 0; b < B_COUNT && ok; b++) {
             if (fortran && (b == B_ORDER || b == B_LDA_ROW))
@@ -98,12 +78,12 @@ static void gemmt_errors(void)
             for (int i = 0; i < 64; i++)
               c[i] = -9999.75;
             gx_xerbla_calls = 0;
-            gemmt_call(dt, tr, fortran, (enum bad)b, row, c);
+            gemmt_call(dt, &e, (enum bad)b, row, c);
             int want = expected((enum bad)b, row);
             bool untouched = true;
             for (int i = 0; i < 64 && want >= 0; i++)
               untouched &= c[i] == -9999.75;
-            ok = report_ok(want, name, untouched, bad_name[b], why, sizeof why);
+            ok = report_ok(want, name, ilp64, untouched, bad_name[b], why, sizeof why);
           }
           gx_result(ok, "", "%s %s: every argument error numbered as OpenBLAS does, C untouched%s%s",
                     entry, fortran ? "" : row ? "row" : "col", ok ? "" : ": ", why);
@@ -127,8 +107,8 @@ static int batch_expected(enum bbad b, bool row)
 }
 
 /* Group shape: m = 3, n = 4, k = 2, NN, every ld 5 (enough in both orders). */
-static void batch_call(enum ht_dtype dt, bool strided, enum bbad b, bool row, double *c0,
-                       double *c1)
+static void batch_call(enum ht_dtype dt, bool ilp64, bool strided, enum bbad b, bool row,
+                       double *c0, double *c1)
 {
   static const double one[4] = {1.0, 0.0, 1.0, 0.0}, zero[4] = {0.0, 0.0, 0.0, 0.0};
   static const float onef[4] = {1, 0, 1, 0}, zerof[4] = {0, 0, 0, 0};
@@ -137,57 +117,25 @@ static void batch_call(enum ht_dtype dt, bool strided, enum bbad b, bool row, do
   const void *al = dbl ? (const void *)one : onef, *be = dbl ? (const void *)zero : zerof;
   int order = b == X_ORDER ? 999 : row ? HT_ROW : HT_COL;
   int ta[2] = {HT_N, b == X_TA ? 999 : HT_N}, tb[2] = {HT_N, b == X_TB ? 999 : HT_N};
-  int m[2] = {3, b == X_M ? -1 : 3}, n[2] = {4, b == X_N ? -1 : 4}, k[2] = {2, b == X_K ? -1 : 2};
-  int lda[2] = {5, b == X_LDA ? 1 : 5}, ldb[2] = {5, b == X_LDB ? 1 : 5};
-  int ldc[2] = {5, b == X_LDC ? 2 : 5}, size[2] = {1, 1};
+  int64_t m[2] = {3, b == X_M ? -1 : 3}, n[2] = {4, b == X_N ? -1 : 4};
+  int64_t k[2] = {2, b == X_K ? -1 : 2}, lda[2] = {5, b == X_LDA ? 1 : 5};
+  int64_t ldb[2] = {5, b == X_LDB ? 1 : 5}, ldc[2] = {5, b == X_LDC ? 2 : 5}, size[2] = {1, 1};
   const void *pa[2] = {a, a}, *pb[2] = {bm, bm};
   void *pc[2] = {c0, c1};
-  if (strided) { /* one group: the bad argument in it */
-    switch (dt) {
-    case HT_S:
-      cblas_sgemm_batch_strided(order, ta[1], tb[1], m[1], n[1], k[1], 1.0f, (float *)a, lda[1],
-                                0, (float *)bm, ldb[1], 0, 0.0f, (float *)c1, ldc[1], 0, 1);
-      break;
-    case HT_D:
-      cblas_dgemm_batch_strided(order, ta[1], tb[1], m[1], n[1], k[1], 1.0, a, lda[1], 0, bm,
-                                ldb[1], 0, 0.0, c1, ldc[1], 0, 1);
-      break;
-    case HT_C:
-      cblas_cgemm_batch_strided(order, ta[1], tb[1], m[1], n[1], k[1], al, a, lda[1], 0, bm,
-                                ldb[1], 0, be, c1, ldc[1], 0, 1);
-      break;
-    case HT_Z:
-      cblas_zgemm_batch_strided(order, ta[1], tb[1], m[1], n[1], k[1], al, a, lda[1], 0, bm,
-                                ldb[1], 0, be, c1, ldc[1], 0, 1);
-      break;
-    default: break;
-    }
-    return;
-  }
-  switch (dt) {
-  case HT_S:
-    cblas_sgemm_batch(order, ta, tb, m, n, k, onef, (const float **)pa, lda, (const float **)pb,
-                      ldb, zerof, (float **)pc, ldc, 2, size);
-    break;
-  case HT_D:
-    cblas_dgemm_batch(order, ta, tb, m, n, k, one, (const double **)pa, lda, (const double **)pb,
-                      ldb, zero, (double **)pc, ldc, 2, size);
-    break;
-  case HT_C: cblas_cgemm_batch(order, ta, tb, m, n, k, al, pa, lda, pb, ldb, be, pc, ldc, 2, size);
-    break;
-  case HT_Z: cblas_zgemm_batch(order, ta, tb, m, n, k, al, pa, lda, pb, ldb, be, pc, ldc, 2, size);
-    break;
-  default: break;
-  }
+  if (strided) /* one group: the bad argument in it */
+    gx_strided_call(dt, ilp64, order, ta[1], tb[1], m[1], n[1], k[1], al, a, lda[1], 0, bm, ldb[1],
+                    0, be, c1, ldc[1], 0, 1);
+  else
+    gx_batch_call(dt, ilp64, order, ta, tb, m, n, k, al, pa, lda, pb, ldb, be, pc, ldc, 2, size);
 }
 
-static void batch_errors(void)
+static void batch_errors(bool ilp64)
 {
   static const enum ht_dtype dts[] = {HT_S, HT_D, HT_C, HT_Z};
   for (int d = 0; d < 4; d++)
     for (int strided = 0; strided < 2; strided++)
       for (int row = 0; row < 2; row++) {
-        char name[24], why[200] = "";
+        char name[24], why[240] = "";
         snprintf(name, sizeof name, "%cGEMM_BATCH%s", "SDCZ"[d], strided ? "_STRIDED " : " ");
         bool ok = true;
         for (int b = 0; b < X_COUNT && ok; b++) {
@@ -195,21 +143,21 @@ static void batch_errors(void)
           for (int i = 0; i < 64; i++)
             c0[i] = c1[i] = -9999.75;
           gx_xerbla_calls = 0;
-          batch_call(dts[d], strided, (enum bbad)b, row, c0, c1);
+          batch_call(dts[d], ilp64, strided, (enum bbad)b, row, c0, c1);
           int want = batch_expected((enum bbad)b, row);
           bool untouched = true;
           for (int i = 0; i < 64 && want >= 0; i++)
             untouched &= c0[i] == -9999.75 && c1[i] == -9999.75;
-          ok = report_ok(want, name, untouched, bbad_name[b], why, sizeof why);
+          ok = report_ok(want, name, ilp64, untouched, bbad_name[b], why, sizeof why);
         }
-        gx_result(ok, "", "cblas_%cgemm_batch%s %s: every argument error numbered as OpenBLAS "
+        gx_result(ok, "", "cblas_%cgemm_batch%s%s %s: every argument error numbered as OpenBLAS "
                   "does, no problem computed%s%s", "sdcz"[d], strided ? "_strided" : "",
-                  row ? "row" : "col", ok ? "" : ": ", why);
+                  ilp64 ? "64_" : "", row ? "row" : "col", ok ? "" : ": ", why);
       }
 }
 
-void gx_errors(void)
+void gx_errors(bool ilp64)
 {
-  gemmt_errors();
-  batch_errors();
+  gemmt_errors(ilp64);
+  batch_errors(ilp64);
 }

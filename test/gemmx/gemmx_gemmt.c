@@ -1,5 +1,5 @@
 /* gemmt through every entry point (cblas_?gemmt, cblas_?gemmtr, ?gemmt_,
- * ?gemmtr_, ?gemmt) in both orders, both triangles, every transpose pair:
+ * ?gemmtr_, ?gemmt; or their ILP64 names) in both orders, both triangles, every transpose pair:
  * the owned triangle against the reference, every other byte of C's buffer
  * (the other triangle holds NaN, the guards a sentinel) untouched, A and B
  * untouched; beta == 0 with NaN in the owned triangle, alpha == 0 with NaN
@@ -8,42 +8,25 @@
 
 #include "gemmx.h"
 
-/* The no-underscore Fortran names (hopblas.h declares the others). */
-void sgemmt(const char *, const char *, const char *, const int *, const int *, const float *,
-            const float *, const int *, const float *, const int *, const float *, float *,
-            const int *);
-void dgemmt(const char *, const char *, const char *, const int *, const int *, const double *,
-            const double *, const int *, const double *, const int *, const double *, double *,
-            const int *);
-void cgemmt(const char *, const char *, const char *, const int *, const int *, const void *,
-            const void *, const int *, const void *, const int *, const void *, void *,
-            const int *);
-void zgemmt(const char *, const char *, const char *, const int *, const int *, const void *,
-            const void *, const int *, const void *, const int *, const void *, void *,
-            const int *);
-
-enum entry { E_CBLAS, E_CBLAS_TR, E_F77, E_F77_TR, E_F77_BARE, E_COUNT };
-static const char *const entry_name[E_COUNT] = {"cblas_?gemmt", "cblas_?gemmtr", "?gemmt_",
-                                                "?gemmtr_", "?gemmt"};
-
-gx_f77_gemmt_fn *gx_f77_gemmt(enum ht_dtype dt, bool tr, bool bare)
-{
-  static gx_f77_gemmt_fn *const table[3][HT_DTYPE_COUNT] = {
-    {[HT_S] = (gx_f77_gemmt_fn *)sgemmt_, [HT_D] = (gx_f77_gemmt_fn *)dgemmt_, [HT_C] = cgemmt_,
-     [HT_Z] = zgemmt_},
-    {[HT_S] = (gx_f77_gemmt_fn *)sgemmtr_, [HT_D] = (gx_f77_gemmt_fn *)dgemmtr_,
-     [HT_C] = cgemmtr_, [HT_Z] = zgemmtr_},
-    {[HT_S] = (gx_f77_gemmt_fn *)sgemmt, [HT_D] = (gx_f77_gemmt_fn *)dgemmt, [HT_C] = cgemmt,
-     [HT_Z] = zgemmt},
-  };
-  return table[bare ? 2 : tr ? 1 : 0][dt];
-}
+/* The entry points, LP64 or ILP64 names. */
+static const struct entry {
+  const char *name; /* ? for the precision */
+  struct gx_entry e;
+} lp64[] = {{"cblas_?gemmt", {false, false, false, false}},
+            {"cblas_?gemmtr", {false, true, false, false}},
+            {"?gemmt_", {true, false, false, false}},
+            {"?gemmtr_", {true, true, false, false}},
+            {"?gemmt", {true, false, true, false}}},
+  ilp64[] = {{"cblas_?gemmt64_", {false, false, false, true}},
+             {"cblas_?gemmtr64_", {false, true, false, true}},
+             {"?gemmt_64_", {true, false, false, true}},
+             {"?gemmtr_64_", {true, true, false, true}}};
 
 static char trans_char(int t) { return t == HT_N ? 'N' : t == HT_T ? 'T' : t == HT_CT ? 'C' : 'R'; }
 
 struct call {
   enum ht_dtype dt;
-  enum entry e;
+  const struct gx_entry *e;
   int order, uplo, ta, tb, n, k;
   struct gx_scalar alpha, beta;
   struct ht_mat a, b, c;
@@ -53,34 +36,8 @@ static void invoke(struct call *c)
 {
   unsigned char al[16], be[16];
   const void *pa = gx_scalar_ptr(c->dt, c->alpha, al), *pb = gx_scalar_ptr(c->dt, c->beta, be);
-  int lda = c->a.ld, ldb = c->b.ld, ldc = c->c.ld;
-  if (c->e >= E_F77) {
-    char u = c->uplo == GX_UPPER ? 'U' : 'l', ta = trans_char(c->ta), tb = trans_char(c->tb);
-    gx_f77_gemmt(c->dt, c->e == E_F77_TR, c->e == E_F77_BARE)(&u, &ta, &tb, &c->n, &c->k, pa, c->a.p, &lda, c->b.p, &ldb, pb,
-                           c->c.p, &ldc);
-    return;
-  }
-  bool tr = c->e == E_CBLAS_TR;
-  switch (c->dt) {
-  case HT_S:
-    (tr ? cblas_sgemmtr : cblas_sgemmt)(c->order, c->uplo, c->ta, c->tb, c->n, c->k,
-                                        (float)c->alpha.re, c->a.p, lda, c->b.p, ldb,
-                                        (float)c->beta.re, c->c.p, ldc);
-    break;
-  case HT_D:
-    (tr ? cblas_dgemmtr : cblas_dgemmt)(c->order, c->uplo, c->ta, c->tb, c->n, c->k, c->alpha.re,
-                                        c->a.p, lda, c->b.p, ldb, c->beta.re, c->c.p, ldc);
-    break;
-  case HT_C:
-    (tr ? cblas_cgemmtr : cblas_cgemmt)(c->order, c->uplo, c->ta, c->tb, c->n, c->k, pa, c->a.p,
-                                        lda, c->b.p, ldb, pb, c->c.p, ldc);
-    break;
-  case HT_Z:
-    (tr ? cblas_zgemmtr : cblas_zgemmt)(c->order, c->uplo, c->ta, c->tb, c->n, c->k, pa, c->a.p,
-                                        lda, c->b.p, ldb, pb, c->c.p, ldc);
-    break;
-  default: break;
-  }
+  gx_gemmt_call(c->dt, c->e, c->order, c->uplo, c->ta, c->tb, c->n, c->k, pa, c->a.p, c->a.ld,
+                c->b.p, c->b.ld, pb, c->c.p, c->c.ld);
 }
 
 static bool owned(const void *arg, int i, int j)
@@ -147,9 +104,11 @@ void gx_gemmt_cases(const struct gx_opts *o)
     bool cplx = ht_dtypes[d].cplx;
     const int *trans = cplx ? cplx_trans : real_trans;
     int ntrans = o->quick ? 2 : cplx ? 4 : 2;
-    for (int e = 0; e < E_COUNT; e++)
+    const struct entry *entries = o->ilp64 ? ilp64 : lp64;
+    int nentries = o->ilp64 ? (int)(sizeof ilp64 / sizeof ilp64[0]) : (int)(sizeof lp64 / sizeof lp64[0]);
+    for (int e = 0; e < nentries; e++)
       for (int order = HT_ROW; order <= HT_COL; order++) {
-        if (e >= E_F77 && order == HT_ROW)
+        if (entries[e].e.fortran && order == HT_ROW)
           continue;
         for (int uplo = GX_UPPER; uplo <= GX_LOWER; uplo++) {
           int calls = 0;
@@ -157,7 +116,7 @@ void gx_gemmt_cases(const struct gx_opts *o)
           char why[300] = "", what[160] = "";
           for (int x = 0; x < ntrans && ok; x++)
             for (int y = 0; y < ntrans && ok; y++, serial++) {
-              struct call c = {.dt = (enum ht_dtype)d, .e = (enum entry)e, .order = order,
+              struct call c = {.dt = (enum ht_dtype)d, .e = &entries[e].e, .order = order,
                                .uplo = uplo, .ta = trans[x], .tb = trans[(x + y) % ntrans],
                                .n = dims[serial % ndims], .k = ks[serial % nks]};
               if (c.n > o->max_dim)
@@ -173,7 +132,7 @@ void gx_gemmt_cases(const struct gx_opts *o)
               calls++;
             }
           /* n == 0: a quick return; C (of one element, as if n were 1) untouched. */
-          struct call z = {.dt = (enum ht_dtype)d, .e = (enum entry)e, .order = order,
+          struct call z = {.dt = (enum ht_dtype)d, .e = &entries[e].e, .order = order,
                            .uplo = uplo, .ta = HT_N, .tb = HT_N, .n = 0, .k = 3,
                            .alpha = {1.0, 0.0}, .beta = {0.5, 0.0}};
           if (ok) {
@@ -182,12 +141,10 @@ void gx_gemmt_cases(const struct gx_opts *o)
             calls++;
           }
           char sym[24];
-          snprintf(sym, sizeof sym, "%s", entry_name[e]);
+          snprintf(sym, sizeof sym, "%s", entries[e].name);
           *strchr(sym, '?') = ht_dtypes[d].name[0];
-          gx_result(ok, o->label, "%s %s %s: %d calls%s%s%s", sym,
-                    order == HT_ROW ? "row" : "col",
-                    uplo == GX_UPPER ? "upper" : "lower", calls, ok ? "" : ": ", ok ? "" : what,
-                    ok ? "" : "");
+          gx_result(ok, o->label, "%s %s %s: %d calls%s%s", sym, order == HT_ROW ? "row" : "col",
+                    uplo == GX_UPPER ? "upper" : "lower", calls, ok ? "" : ": ", ok ? "" : what);
           if (!ok)
             printf("# %s\n", why);
         }
