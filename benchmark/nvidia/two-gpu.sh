@@ -1,0 +1,43 @@
+#!/bin/sh
+# One call on a machine with two NVIDIA GPUs (kind nvidia-h200-x2): the
+# contract with every call shared by both devices, then from host memory
+# through the public entry points sgemm and dgemm at n = 8192 and 16384 and
+# LAPACK's dpotrf at 16384 (the reference LAPACK, lapack-bench) with hopblas
+# on one GPU (HOPBLAS_DEVICE=0), on both (all), and NVBLAS on both
+# (NVBLAS_GPU_LIST ALL).  Carries what level3.sh carries:
+#   there: sh benchmark/nvidia/two-gpu.sh   (carry .device/h200; results in $OUT/two.tgz)
+set -u
+P=/tmp/two; mkdir -p $P
+trap 'tar czf $OUT/two.tgz -C $P . 2>/dev/null; exit' EXIT TERM INT
+. benchmark/nvidia/device-env.sh
+B="$dir/bin/hopblas bench"
+LP=$lib/lapack:$LD_LIBRARY_PATH
+step() { echo "## $1 at $(( $(date +%s) - t0 )) s"; }
+nvidia-smi -L >$P/gpus.txt 2>&1; cat $P/gpus.txt
+HOPBLAS_DEVICE=all $dir/bin/hopblas info >$P/info.txt 2>&1; grep -iE "device|split" $P/info.txt | head -8
+step contract
+HOPBLAS_DEVICE=all HOPBLAS_BACKEND=opencl HOPBLAS_OPENCL_SPLIT_MIN_FLOPS=0 HOPBLAS_TRACE=$P/contract.csv \
+  timeout 100 $dir/bin/contract --quick --max-dim 40 --large 1536 --dtypes s,d,c,z >$P/contract.tap 2>&1
+echo "contract: $(grep -c '^ok' $P/contract.tap) ok, $(grep -c '^not ok' $P/contract.tap) not ok;" \
+  "trace rows on opencl $(awk -F, 'NR > 1 && $9 == "opencl"' $P/contract.csv | wc -l)," \
+  "shared $(grep -c 'split' $P/contract.csv), on cpu $(awk -F, 'NR > 1 && $9 == "cpu"' $P/contract.csv | wc -l)"
+gzip -f $P/contract.csv
+for dev in 0 all; do
+  step "host $dev"
+  HOPBLAS_DEVICE=$dev HOPBLAS_VERBOSE=2 timeout 150 $B --sizes 8192,16384 --engines hopblas --mode host \
+    --dtype s,d --min-time 0.1 --reps 2 --csv $P/host-$dev.csv >$P/host-$dev.txt 2>&1
+  grep -E '^hopblas' $P/host-$dev.txt | cut -c1-200
+done
+step "host nvblas"
+NVBLAS_LIB=$nvblas NVBLAS_CONFIG_FILE=$P/nvblas.conf timeout 150 $B --sizes 8192,16384 --engines nvblas \
+  --mode host --dtype s,d --min-time 0.1 --reps 2 --csv $P/host-nvblas.csv >$P/host-nvblas.txt 2>&1
+grep -E '^nvblas' $P/host-nvblas.txt
+for dev in 0 all; do
+  step "dpotrf $dev"
+  HOPBLAS_DEVICE=$dev LD_PRELOAD=$dir/lib/libhopblas.so.0 LD_LIBRARY_PATH=$LP timeout 60 \
+    $dir/bin/lapack-bench --reps 1 dpotrf:16384 2>&1 | tee $P/dpotrf-$dev.txt
+done
+step "dpotrf nvblas"
+NVBLAS_CONFIG_FILE=$P/nvblas.conf LD_PRELOAD=$nvblas LD_LIBRARY_PATH=$LP timeout 60 \
+  $dir/bin/lapack-bench --reps 1 dpotrf:16384 2>&1 | grep -v cublasXt | tee $P/dpotrf-nvblas.txt
+step end
