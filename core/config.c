@@ -278,9 +278,9 @@ double hop_config_parse_double(const struct hop_config_file *f, int verbose, con
   return x;
 }
 
-long hop_config_int(const char *key, long lo, long hi, long dflt)
+long long hop_config_int(const char *key, long long lo, long long hi, long long dflt)
 {
-  return (long)hop_config_parse_double(hop_config_file(), hop_config()->verbose, key, (double)lo,
+  return (long long)hop_config_parse_double(hop_config_file(), hop_config()->verbose, key, (double)lo,
                                        (double)hi, (double)dflt);
 }
 

@@ -1,9 +1,13 @@
 /* IEEE binary16 <-> binary32.  Scalar conversions are exact software
  * routines (round to nearest even, overflow to infinity, NaN stays NaN);
- * the array forms use F16C when the CPU has it, which rounds the same way. */
+ * the array forms use F16C when an x86 CPU has it, which rounds the same way
+ * (ARM builds use the scalar routines). */
+#include <string.h>
+#if defined(__x86_64__) || defined(__i386__)
+#define HOP_HALF_F16C 1
 #include <cpuid.h>
 #include <immintrin.h>
-#include <string.h>
+#endif
 
 #include "hop.h"
 
@@ -55,6 +59,7 @@ uint16_t hop_float_to_half(float f)
   return sign | (uint16_t)q;
 }
 
+#ifdef HOP_HALF_F16C
 __attribute__((target("f16c,avx"))) static void half_to_float_f16c(const uint16_t *src, float *dst,
                                                                    size_t n)
 {
@@ -90,23 +95,28 @@ static bool have_f16c(void)
   __asm__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
   return (lo & 6u) == 6u;
 }
+#endif
 
 void hop_half_to_float_n(const uint16_t *src, float *dst, size_t n)
 {
+#ifdef HOP_HALF_F16C
   if (n >= 8 && have_f16c()) {
     half_to_float_f16c(src, dst, n);
     return;
   }
+#endif
   for (size_t i = 0; i < n; i++)
     dst[i] = hop_half_to_float(src[i]);
 }
 
 void hop_float_to_half_n(const float *src, uint16_t *dst, size_t n)
 {
+#ifdef HOP_HALF_F16C
   if (n >= 8 && have_f16c()) {
     float_to_half_f16c(src, dst, n);
     return;
   }
+#endif
   for (size_t i = 0; i < n; i++)
     dst[i] = hop_float_to_half(src[i]);
 }

@@ -335,8 +335,9 @@ struct hop_config {
  * (those their vtable's keys list) through this. */
 const char *hop_config_get(const char *key);
 bool hop_config_is_path_key(const char *key);
-/* Parse a key's value as a bounded integer; out of range: log, return dflt. */
-long hop_config_int(const char *key, long lo, long hi, long dflt);
+/* Parse a key's value as a bounded integer; out of range: log, return dflt.
+ * long long: some bounds pass 2^31, and long has 32 bits on armhf. */
+long long hop_config_int(const char *key, long long lo, long long hi, long long dflt);
 double hop_config_double(const char *key, double lo, double hi, double dflt);
 /* A known key, with a one-line description (doc/ENVIRONMENT.md lists them too). */
 enum hop_config_kind {

@@ -17,11 +17,9 @@
 
 static const char *const default_paths[] = {
   HOP_DEFAULT_CPU_BLAS,
-  "/usr/lib/x86_64-linux-gnu/openblas-pthread/libopenblas.so.0",
-  "/usr/lib/x86_64-linux-gnu/openblas-openmp/libopenblas.so.0",
-  "/usr/lib/x86_64-linux-gnu/openblas-serial/libopenblas.so.0",
-  "/usr/lib/aarch64-linux-gnu/openblas-pthread/libopenblas.so.0",
-  "/usr/lib/arm-linux-gnueabihf/openblas-pthread/libopenblas.so.0",
+  "/usr/lib/" HOP_MULTIARCH "/openblas-pthread/libopenblas.so.0",
+  "/usr/lib/" HOP_MULTIARCH "/openblas-openmp/libopenblas.so.0",
+  "/usr/lib/" HOP_MULTIARCH "/openblas-serial/libopenblas.so.0",
   NULL,
 };
 

@@ -27,7 +27,7 @@ struct hop_tune_bench {
    * (problem 0: n x n x n, 1: the odd check), valid while key matches. */
   cl_mem op[2][2];
   int op_ld[2][2];
-  long op_key[2];
+  uint64_t op_key[2];
   /* The check: the odd problem's C, the references and their error scales, C read back. */
   cl_mem odd_c;
   float *ref, *bound, *odd_ref, *odd_bound, *out;

@@ -97,7 +97,8 @@ static cl_int provide(struct hop_ocl_state *st, struct hop_tune_bench *b,
                       const struct hop_ocl_launch *l, int which)
 {
   const struct hop_ocl_imgcfg *c = &hop_ocl_img_of(st)->cfg;
-  long key = (long)c->tm << 56 | (long)c->tn << 48 | (long)l->m << 32 | (long)l->n << 16 | l->k;
+  uint64_t key = (uint64_t)c->tm << 56 | (uint64_t)c->tn << 48 | (uint64_t)l->m << 32 | (uint64_t)l->n << 16 |
+                 (uint64_t)l->k;
   if (b->op_key[which] == key)
     return CL_SUCCESS;
   b->op_key[which] = 0;

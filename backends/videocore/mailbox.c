@@ -14,6 +14,11 @@
 
 #define BUS_TO_PHYS(a) ((a) & ~0xc0000000u)
 
+/* The /dev/mem offset is a physical address: a 32-bit userland needs the
+ * 64-bit off_t that configure's AC_SYS_LARGEFILE asks for, and the tests'
+ * fake system calls must be built with the same off_t. */
+_Static_assert(sizeof(off_t) == 8, "off_t must have 64 bits (-D_FILE_OFFSET_BITS=64)");
+
 unsigned long hop_vc_mbox_request(void) { return (unsigned long)_IOWR(100, 0, char *); }
 
 /* ---- the real system calls ---------------------------------------------- */

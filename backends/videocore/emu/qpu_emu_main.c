@@ -46,7 +46,9 @@ static unsigned char *read_image(const char *path, size_t *len)
     n += fread(buf + n, 1, cap - n, f);
     if (n < cap)
       break;
-    unsigned char *nb = cap < ((size_t)1 << 32) ? realloc(buf, cap * 2) : NULL;
+    /* An image covers at most the 4 GiB bus space (and half the address space). */
+    bool grow = (uint64_t)cap * 2 <= ((uint64_t)1 << 32) && cap <= SIZE_MAX / 2;
+    unsigned char *nb = grow ? realloc(buf, cap * 2) : NULL;
     if (nb == NULL) {
       free(buf);
       buf = NULL;
