@@ -1,9 +1,14 @@
 /* The mailbox launcher against a fake /dev/vcio: the ioctl number, the board
  * from the device tree (refusal on Pi 4/5 and elsewhere), every property
  * message word by word, the /dev/mem mapping, an sgemm run end to end
- * through the fake firmware (which runs the emulator), and the failures.
+ * through the fake firmware (which runs the emulator) on 1 GiB and 512 MiB
+ * boards in both bus aliases, every address checked against the board, the
+ * failures, and the real mmap wrapper at a file offset beyond 2 GiB.  Built
+ * for armhf (tools/cross-check.sh) it runs as the 32-bit process of a
+ * Raspberry Pi OS userland.
  * Usage: vc-mbox-test WORKDIR */
 #include <math.h>
+#include <unistd.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 
@@ -156,9 +161,10 @@ static double run_sgemm(struct hop_vc_launcher *l, int m, int n, int k, float be
   return worst;
 }
 
-static void test_session(const char *dt, const char *label, uint32_t flags, uint32_t alias)
+static void test_session(const char *dt, const char *label, uint32_t flags, uint32_t alias, uint32_t ram)
 {
   struct fake_fw f = {0};
+  fake_board(&f, ram);
   f.arena = calloc(1, FAKE_ARENA);
   struct hop_vc_mbox_io io = fake_io(&f);
   struct hop_vc_mbox mb;
@@ -177,17 +183,19 @@ static void test_session(const char *dt, const char *label, uint32_t flags, uint
   int ia = find_tag(&f, HOP_VC_TAG_MEM_ALLOC, first), il = find_tag(&f, HOP_VC_TAG_MEM_LOCK, first);
   int ix = find_tag(&f, HOP_VC_TAG_EXECUTE_QPU, first), iu = find_tag(&f, HOP_VC_TAG_MEM_UNLOCK, first);
   int ifr = find_tag(&f, HOP_VC_TAG_MEM_FREE, first);
-  uint32_t size = ia >= 0 ? f.log[ia][5] : 0, handle = 1000, bus = alias;
+  /* The first allocation ends at the top of RAM. */
+  uint32_t size = ia >= 0 ? f.log[ia][5] : 0, handle = 1000 + (FAKE_ARENA - size) / 4096;
+  uint32_t bus = alias | (ram - size);
   uint32_t alloc[] = {36, 0, HOP_VC_TAG_MEM_ALLOC, 12, 12, size, 4096, flags, 0};
   uint32_t lock[] = {28, 0, HOP_VC_TAG_MEM_LOCK, 4, 4, handle, 0};
   vc_ok(ia >= 0 && size % 4096 == 0 && msg_is(&f, ia, alloc, 9), "%s: mem_alloc(%u bytes, 4096, 0x%x)", label, size, flags);
   vc_ok(il == ia + 1 && msg_is(&f, il, lock, 7), "%s: mem_lock(handle) next", label);
   vc_ok(f.mmaps == 1 && f.map_off == (off_t)(bus & ~0xc0000000u) && f.map_len == size,
-        "%s: /dev/mem mapped at the bus address without its alias bits (offset 0x%llx)", label,
-        (unsigned long long)f.map_off);
+        "%s: /dev/mem mapped at the bus address 0x%08x without its alias bits (offset 0x%llx, the top of %u MiB)",
+        label, bus, (unsigned long long)f.map_off, ram >> 20);
   /* 40 x 70 pads less as C^T (80 x 64: five 16x64 blocks) than as C (48 x 128: six). */
   uint32_t exec[] = {40, 0, HOP_VC_TAG_EXECUTE_QPU, 16, 16, 5};
-  vc_ok(ix > il && msg_is(&f, ix, exec, 6) && f.log[ix][6] > bus && f.log[ix][6] < bus + size && f.log[ix][7] == 0 &&
+  vc_ok(ix > il && msg_is(&f, ix, exec, 6) && f.log[ix][6] > bus && f.log[ix][6] < (uint64_t)bus + size && f.log[ix][7] == 0 &&
             f.log[ix][8] >= 1000,
         "%s: execute_qpu(5 QPUs, control list inside the allocation, noflush 0, timeout %u ms)", label,
         ix >= 0 ? f.log[ix][8] : 0);
@@ -195,6 +203,8 @@ static void test_session(const char *dt, const char *label, uint32_t flags, uint
   vc_ok(iu > ix && ifr == iu + 1 && msg_is(&f, iu, unlock, 7) && msg_is(&f, ifr, mfree, 7) && f.munmaps == 1,
         "%s: unmapped, mem_unlock and mem_free of the same handle", label);
   vc_ok(!f.bad_layout && f.bad_request == 0, "%s: every message had the property layout and the ioctl number", label);
+  vc_ok(f.bad_addr == 0, "%s: every address handed over (mapping, control list, uniforms, code, the QPUs' "
+        "accesses) lay in the GPU's memory in alias 0x%08x%s%s", label, alias, f.bad_addr ? ": " : "", f.bad_what);
   /* A timed-out program and a failed allocation: errors, C untouched. */
   f.time_out = true;
   run_sgemm(&mb.base, 20, 64, 4, 1.0f, &st, &untouched);
@@ -210,6 +220,47 @@ static void test_session(const char *dt, const char *label, uint32_t flags, uint
   static const uint32_t disable[] = {28, 0, HOP_VC_TAG_QPU_ENABLE, 4, 4, 0, 0};
   vc_ok(msg_is(&f, before, disable, 7) && f.closes == 2, "%s: close sends qpu_enable(0) and closes both devices", label);
   free(f.arena);
+}
+
+/* The fake's address checks can fail: an offset in the ARM's part of RAM,
+ * a control list without the alias bits, one past the top. */
+static void test_fake_checks(void)
+{
+  struct fake_fw f = {0};
+  fake_board(&f, 512u << 20);
+  f.arena = calloc(1, FAKE_ARENA);
+  f.alias = 0xc0000000u;
+  void *p = fake_mmap(&f, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, FAKE_MEM, (off_t)(f.gpu_base - 4096));
+  vc_ok(p == MAP_FAILED && f.bad_addr == 1 && strstr(f.bad_what, "/dev/mem offset"),
+        "the fake refuses a /dev/mem offset below the GPU's memory: %s", f.bad_what);
+  uint32_t exec[4] = {1, f.gpu_base, 0, 100};
+  vc_ok(fake_execute(&f, exec) != 0 && f.bad_addr == 2, "the fake refuses a control list without the alias bits");
+  exec[1] = f.alias | (f.ram - 4);
+  vc_ok(fake_execute(&f, exec) != 0 && f.bad_addr == 3, "the fake refuses a control list running past the top of RAM");
+  free(f.arena);
+}
+
+/* The real mmap wrapper at a file offset of 3 GiB: what /dev/mem needs on a
+ * 32-bit userland (a 32-bit off_t stops at 2 GiB). */
+static void test_large_offset(void)
+{
+  char path[460];
+  snprintf(path, sizeof path, "%s/sparse", work);
+  const off_t off = (off_t)3 << 30;
+  const uint32_t mark = 0x51a7c0deu;
+  int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+  bool wrote = fd >= 0 && pwrite(fd, &mark, sizeof mark, off) == (ssize_t)sizeof mark;
+  void *p = wrote ? hop_vc_mbox_sys.mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, off) : MAP_FAILED;
+  uint32_t seen = 0;
+  if (p != MAP_FAILED) {
+    memcpy(&seen, p, sizeof seen);
+    hop_vc_mbox_sys.munmap(NULL, p, 4096);
+  }
+  vc_ok(seen == mark, "the mailbox's mmap reaches offset 3 GiB of a file (%zu-bit pointers, %zu-bit off_t)%s",
+        8 * sizeof(void *), 8 * sizeof(off_t), wrote ? "" : ": could not write the sparse file");
+  if (fd >= 0)
+    close(fd);
+  unlink(path);
 }
 
 /* The emulator launcher's failures: a run past its cycle cap is an error,
@@ -235,8 +286,15 @@ int main(int argc, char **argv)
   const char *pi3 = TREE("pi3s", "raspberrypi,3-model-b\0brcm,bcm2837", "Raspberry Pi 3 Model B");
   test_open_failures(pi3);
   test_emu_failures();
-  test_session(pi3, "Pi 3", 0x4, 0xc0000000u);
-  test_session(TREE("pi1s", "raspberrypi,model-b\0brcm,bcm2835", "Raspberry Pi Model B"), "Pi 1", 0xc, 0x40000000u);
+  test_fake_checks();
+  test_large_offset();
+  /* Pi 3 (1 GiB, the uncached alias: the allocation ends at bus 0xFFFFFFFF),
+   * Pi 1 B (512 MiB, the L2-cached alias), Zero 2 W (512 MiB, uncached). */
+  test_session(pi3, "Pi 3", 0x4, 0xc0000000u, 1u << 30);
+  test_session(TREE("pi1s", "raspberrypi,model-b\0brcm,bcm2835", "Raspberry Pi Model B"), "Pi 1", 0xc, 0x40000000u,
+               512u << 20);
+  test_session(TREE("zero2s", "raspberrypi,model-zero-2-w\0brcm,bcm2837", "Raspberry Pi Zero 2 W"), "Zero 2 W", 0x4,
+               0xc0000000u, 512u << 20);
   /* The real engine on this machine: off, with a reason, never a crash. */
   void *state = NULL;
   char why[256] = "";
