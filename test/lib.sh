@@ -23,7 +23,9 @@
 #   HOP_CHECK_LIB / hop_check_lib  libhopblas-check.so.0: the same plus the test-wrong engine
 #                               (built by make check from backends/testwrong/)
 #   HOP_BLAS3                   the libblas.so.3-named build (relink / alternatives mode)
-#   HOP_OPENBLAS                /usr/lib/x86_64-linux-gnu/libopenblas.so.0
+#   HOP_MULTIARCH               the build's Debian multiarch triplet (x86_64-linux-gnu,
+#                               arm-linux-gnueabihf, aarch64-linux-gnu): configure's HOP_MULTIARCH
+#   HOP_OPENBLAS                /usr/lib/$HOP_MULTIARCH/libopenblas.so.0
 #   HOP_NETLIB                  Debian's prebuilt netlib testers (package libblas-test)
 #   HOP_PYTHON                  /usr/bin/python3: Debian's numpy, never the pyenv python on PATH
 #   HOP_CC                      ${CC:-cc}, for programs compiled at test time
@@ -31,6 +33,20 @@
 #   HOP_TMP                     a private directory, made when lib.sh is sourced and
 #                               removed at exit (HOP_KEEP_TMP=1 keeps it)
 #   HOP_LOG                     the log of the last hop_run / hop_tap
+#
+# Cross builds (tools/cross-check.sh): the programs built for another machine
+# run under an emulator named by HOP_TARGET_EXEC (qemu-arm-static -L /, ...)
+#   HOP_EXEC                    $HOP_TARGET_EXEC, empty in a native build
+#   hop_is_target FILE          true when HOP_EXEC is set and FILE is an ELF file built for
+#                               the library's machine (the build's programs, the target's
+#                               netlib testers)
+#   hop_exec CMD [ARG...]       run CMD, through $HOP_EXEC when hop_is_target CMD; hop_run
+#                               and hop_tap run their command through it, so host tools
+#                               (sh, awk) run as they are
+#   hop_pick NATIVE EMULATED    echo NATIVE, or EMULATED when HOP_EXEC is set: qemu-user runs
+#                               the programs 10-20 times slower (the VideoCore emulator more),
+#                               so a test run there takes a reduced input that still reaches
+#                               every entry point, dtype and engine
 #
 # Traces (HOPBLAS_TRACE=FILE: CSV, the 2nd column is the symbol, the 9th the engine;
 # the why column (10th) is quoted and may hold commas, so awk -F, counts from the
@@ -75,8 +91,12 @@ top_srcdir=$(cd "$top_srcdir" && pwd) && top_builddir=$(cd "$top_builddir" && pw
 HOP_LIB=$top_builddir/.libs/libhopblas.so.0
 HOP_CHECK_LIB=$top_builddir/.libs/libhopblas-check.so.0
 HOP_BLAS3=$top_builddir/.libs/libblas.so.3
-HOP_OPENBLAS=/usr/lib/x86_64-linux-gnu/libopenblas.so.0
-HOP_NETLIB=/usr/lib/x86_64-linux-gnu/blas
+# make check passes hop_multiarch; a script run by hand finds it in the Makefile.
+HOP_MULTIARCH=${hop_multiarch:-$(sed -n 's/^HOP_MULTIARCH = //p' "$top_builddir/Makefile" 2>/dev/null)}
+HOP_MULTIARCH=${HOP_MULTIARCH:-x86_64-linux-gnu}
+HOP_OPENBLAS=/usr/lib/$HOP_MULTIARCH/libopenblas.so.0
+HOP_NETLIB=/usr/lib/$HOP_MULTIARCH/blas
+HOP_EXEC=${HOP_TARGET_EXEC:-}
 HOP_PYTHON=/usr/bin/python3
 HOP_CC=${CC:-cc}
 HOP_BIN=$top_builddir/test
@@ -151,18 +171,41 @@ hop_next_log() {
   HOP_LOG=$HOP_TMP/log.$HOP_LOGS
 }
 
+# The ELF machine number of FILE; empty when it is not an ELF file.
+hop_elf_machine() {
+  [ "$(od -An -c -N4 "$1" 2>/dev/null | tr -d ' ')" = 177ELF ] || return 0
+  od -An -tu2 -j18 -N2 "$1" | tr -d ' '
+}
+
+hop_is_target() {
+  [ -n "$HOP_EXEC" ] && [ -f "$1" ] && [ "$(hop_elf_machine "$1")" = "$(hop_elf_machine "$HOP_LIB")" ]
+}
+
+hop_exec() {
+  if hop_is_target "$1"; then
+    # shellcheck disable=SC2086 # the emulator and its options, one word each
+    $HOP_EXEC "$@"
+  else
+    "$@"
+  fi
+}
+
+hop_pick() {
+  if [ -n "$HOP_EXEC" ]; then echo "$2"; else echo "$1"; fi
+}
+
 hop_run() {
   _hop_desc=$1
   shift
   hop_next_log
-  "$@" >"$HOP_LOG" 2>&1
+  hop_exec "$@" >"$HOP_LOG" 2>&1
   hop_result $? "$_hop_desc" "$HOP_LOG"
 }
 
 hop_tap() {
   hop_next_log
   _hop_log=$HOP_LOG
-  "$@" >"$_hop_log" 2>&1
+  hop_exec "$@" >"$_hop_log" 2>&1
   _hop_rc=$?
   _hop_plan=""
   _hop_seen=0
@@ -259,7 +302,7 @@ hop_engine_routines() {
 }
 
 hop_engines_on() {
-  "$top_builddir/hopblas" info 2>/dev/null | awk '/^engines/ { e = 1; next } e && NF >= 2 && $2 == "on" && /^  [a-z]/ { print $1 }'
+  hop_exec "$top_builddir/hopblas" info 2>/dev/null | awk '/^engines/ { e = 1; next } e && NF >= 2 && $2 == "on" && /^  [a-z]/ { print $1 }'
 }
 
 hop_dtype_engines() {

@@ -17,7 +17,7 @@
 #   --sizes    a smaller input: these values of N (each <= 64: the testers'
 #              NMAX is 65) and the precision's GEMM only; for slow engines
 #   --routines the routines the input runs, by name without the precision
-#              ("gemm trsm syrk"); default: all of them, or gemm with --sizes
+#              ("gemm trsm syrk"), or all; default: all of them, or gemm with --sizes
 #   --engine   the engine every non-trivial call of those routines must have run
 #              on, asserted from HOPBLAS_TRACE, each routine with calls there
 #              (default: $HOPBLAS_BACKEND unless auto, else cpu)
@@ -62,6 +62,7 @@ c | z) names="gemm hemm symm trmm trsm herk syrk her2k syr2k" ;;
 esac
 P=$(echo "$p" | tr sdcz SDCZ)
 [ -z "$only" ] && [ -n "$sizes" ] && only=gemm
+[ "$only" = all ] && only=""
 for r in $only; do
   case " $names " in *" $r "*) ;; *) echo "run-netlib.sh: no routine $r for $p"; exit 2 ;; esac
 done
@@ -112,6 +113,9 @@ relink)
   set -- "$@" LD_LIBRARY_PATH="$work/relink${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" ;;
 *) echo "run-netlib.sh: --mode preload|relink"; exit 2 ;;
 esac
+# A cross build's tester runs under the emulator, env passing it the settings.
+# shellcheck disable=SC2086 # the emulator and its options, one word each
+hop_is_target "$prog" && set -- "$@" $HOP_EXEC
 "$@" "$prog" <input.txt >stdout.txt 2>stderr.txt
 rc=$?
 summary=stdout.txt outputs=stdout.txt

@@ -11,8 +11,12 @@ find . -name "*.trs" -delete
 make -j"$(nproc)" check >make-check.out 2>&1
 rc=$?
 [ "${HOPBLAS_SKIP_RELIABILITY:-0}" = 1 ] || make check-reliability >make-check-reliability.out 2>&1 || rc=1
-# Every TAP result: the automake .trs files (main build and sanitizer
-# builds, all under _build) and the TAP files of the fuzz and valgrind runs.
+# The armhf and arm64 cross builds and their tests under qemu-user, in
+# _build/cross (HOPBLAS_SKIP_CROSS=1 skips them).
+sh "$top/tools/cross-check.sh" >make-check-cross.out 2>&1 || rc=1
+# Every TAP result: the automake .trs files (main build, sanitizer builds
+# and cross builds, all under _build) and the TAP files of the fuzz and
+# valgrind runs.
 trs=$(find . -name '*.trs')
 passed=$(cat $trs /dev/null | grep -c '^:test-result: \(PASS\|XFAIL\)')
 failed=$(cat $trs /dev/null | grep -c '^:test-result: \(FAIL\|XPASS\|ERROR\)')
@@ -20,6 +24,7 @@ passed=$((passed + $(cat reliability/*.tap 2>/dev/null | grep -c '^ok')))
 failed=$((failed + $(cat reliability/*.tap 2>/dev/null | grep -c '^not ok')))
 grep -h '^\(FAIL\|ERROR\|XPASS\):' make-check.out || true
 grep -h '^\[.*\] \(FAIL\|ERROR\)\|^not ok' make-check-reliability.out 2>/dev/null || true
+grep -h '^cross-check: \(FAIL:\|.*passed\)\|^\(FAIL\|ERROR\):' make-check-cross.out 2>/dev/null || true
 if [ "$rc" -ne 0 ] && [ "$failed" -eq 0 ]; then
   tail -n 40 make-check.out # the build of the tests itself failed
   failed=1
