@@ -48,7 +48,7 @@ test_trace_calls_LDADD = $(HOPTEST_LIBS) -lpthread
 HOP_TESTS = test/abi.test test/contract-cpu.test test/netlib.test test/e2e.test test/threads.test \
 	test/xerbla.test test/overflow.test test/verify.test test/config.test test/docs.test \
 	test/trace.test test/denormal.test test/cli.test test/install.test test/declared.test \
-	test/contract-l3.test test/ilp64.test test/pip_numpy.test
+	test/contract-l3.test test/ilp64.test test/pip_numpy.test test/package.test
 TESTS += $(HOP_TESTS)
 dist_check_SCRIPTS += $(HOP_TESTS) test/run-netlib.sh test/run-lapack.sh
 EXTRA_DIST += test/lib.sh test/lapack/ci.in test/e2e_prog.c test/e2e_numpy.py test/e2e_octave.m test/xerbla_msg.c \

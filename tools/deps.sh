@@ -8,7 +8,8 @@ packages="build-essential autoconf automake libtool pkg-config gfortran
   libopenblas64-pthread-dev libopenblas64-0-pthread
   ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo oclgrind libclblast-dev
   python3-numpy python3-venv octave gnuplot-nox valgrind clang libclang-rt-14-dev
-  openmpi-bin libopenmpi-dev libscalapack-openmpi-dev scalapack-mpi-test"
+  openmpi-bin libopenmpi-dev libscalapack-openmpi-dev scalapack-mpi-test
+  dpkg-dev debhelper fakeroot lintian"
 
 missing=""
 for p in $packages; do

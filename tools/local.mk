@@ -1,5 +1,6 @@
 # The `hopblas` command carries its own copy of the engines.
 bin_PROGRAMS += hopblas
+dist_man1_MANS += doc/man/hopblas.1
 hopblas_SOURCES = tools/hopblas.c tools/hopblas_cli.h tools/cli_info.c backends/registry.c \
 	tools/cli_tune.c
 hopblas_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tools

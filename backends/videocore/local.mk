@@ -18,6 +18,7 @@ libhopcore_la_SOURCES += backends/videocore/qpu_asm.h backends/videocore/qpu_enc
 libhopcore_la_CPPFLAGS += $(HOP_VC_INC)
 
 bin_PROGRAMS += hopblas-qpu-emu
+dist_man1_MANS += doc/man/hopblas-qpu-emu.1
 hopblas_qpu_emu_SOURCES = backends/videocore/emu/qpu_emu_main.c
 hopblas_qpu_emu_CPPFLAGS = $(AM_CPPFLAGS) $(HOP_VC_INC)
 hopblas_qpu_emu_LDADD = libhopcore.la
