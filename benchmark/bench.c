@@ -52,6 +52,8 @@ const struct bench_engine bench_engines[] = {
 #endif
   {"cpu", "hopblas's CPU engine, forced through cblas_*gemm", {true, false}, bench_hopblas_open,
    bench_hopblas_run},
+  {"videocore", "hopblas's VideoCore IV engine (a Pi 0-3's QPUs), forced through cblas_*gemm", {true, false},
+   bench_hopblas_open, bench_hopblas_run},
   {"openblas", "OpenBLAS's cblas_?gemm (s, d, c, z; shgemm where it has one), called directly",
    {true, false}, bench_openblas_open, bench_openblas_run},
 #ifdef HOP_WITH_OPENCL
