@@ -17,10 +17,9 @@ static struct hop_cpu_blas64 blas64;
 
 static const char *const default_paths[] = {
   HOP_DEFAULT_CPU_BLAS64,
-  "/usr/lib/x86_64-linux-gnu/openblas64-pthread/libopenblas64.so.0",
-  "/usr/lib/x86_64-linux-gnu/openblas64-openmp/libopenblas64.so.0",
-  "/usr/lib/x86_64-linux-gnu/openblas64-serial/libopenblas64.so.0",
-  "/usr/lib/aarch64-linux-gnu/openblas64-pthread/libopenblas64.so.0",
+  "/usr/lib/" HOP_MULTIARCH "/openblas64-pthread/libopenblas64.so.0",
+  "/usr/lib/" HOP_MULTIARCH "/openblas64-openmp/libopenblas64.so.0",
+  "/usr/lib/" HOP_MULTIARCH "/openblas64-serial/libopenblas64.so.0",
   NULL,
 };
 
