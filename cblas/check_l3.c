@@ -188,20 +188,20 @@ void hop_l3_call(const struct hop_l3_args *x, const char *symbol, struct hop_cal
   *g = (struct hop_call){.op = x->op, .dtype = x->dtype, .symbol = symbol,
                          .row_major = x->row_major, .ta = HOP_TRANS_N, .tb = HOP_TRANS_N,
                          .right_side = x->side == 1, .upper = x->uplo == 1,
-                         .unit_diag = x->diag == 0, .m = (int)x->m, .n = (int)x->n,
-                         .alpha = x->alpha, .beta = x->beta, .a = x->a, .lda = (int)x->lda,
-                         .b = x->b, .ldb = (int)x->ldb, .c = x->c, .ldc = (int)x->ldc};
+                         .unit_diag = x->diag == 0, .m = x->m, .n = x->n,
+                         .alpha = x->alpha, .beta = x->beta, .a = x->a, .lda = x->lda,
+                         .b = x->b, .ldb = x->ldb, .c = x->c, .ldc = x->ldc};
   switch (x->op) {
   case HOP_OP_SYMM:
   case HOP_OP_HEMM: g->k = g->right_side ? g->n : g->m; return;
   case HOP_OP_SYRK:
   case HOP_OP_HERK:
-    g->b = x->a, g->ldb = (int)x->lda; /* op(A) op(A)^T (^H): B is A */
+    g->b = x->a, g->ldb = x->lda; /* op(A) op(A)^T (^H): B is A */
     /* fall through */
   case HOP_OP_SYR2K:
   case HOP_OP_HER2K: {
     enum hop_trans t = hermitian(x->op) ? HOP_TRANS_C : HOP_TRANS_T;
-    g->m = (int)x->n, g->k = (int)x->k;
+    g->m = x->n, g->k = x->k;
     g->ta = (enum hop_trans)x->trans;
     g->tb = x->trans == HOP_TRANS_N ? t : HOP_TRANS_N;
     return;
@@ -210,7 +210,7 @@ void hop_l3_call(const struct hop_l3_args *x, const char *symbol, struct hop_cal
   case HOP_OP_TRSM:
     g->k = g->right_side ? g->n : g->m;
     g->ta = (enum hop_trans)x->trans;
-    g->c = (void *)x->b, g->ldc = (int)x->ldb; /* B is read and written */
+    g->c = (void *)x->b, g->ldc = x->ldb; /* B is read and written */
     g->b = NULL, g->ldb = 0;
     g->beta = (struct hop_scalar){0.0, 0.0};
     return;

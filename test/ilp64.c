@@ -13,7 +13,8 @@
  * - errors: every INFO through the program's own xerbla_64_, C untouched,
  *   including values that a 32-bit truncation would make valid;
  * - big ld: leading dimensions beyond 2^32 (sparse mappings: only the
- *   touched pages cost memory), exact results;
+ *   touched pages cost memory), exact results, for GEMM and for every other
+ *   Level-3 routine against libopenblas64's;
  * - --big: one sgemm with k = 2^31 + 3 (reads 16 GB of mostly untouched
  *   address space: seconds), exact result. */
 #include <dlfcn.h>
@@ -344,6 +345,95 @@ static void check_big_ld(void)
     }
 }
 
+/* The other Level-3 routines with leading dimensions beyond 2^31 and 2^32,
+ * through hopblas's ?xxxx_64_ against libopenblas64's own: small
+ * integers, so both agree to the last bits but for rounding order. */
+typedef void f_symm(const char *, const char *, const int64_t *, const int64_t *, const void *,
+                    const void *, const int64_t *, const void *, const int64_t *, const void *,
+                    void *, const int64_t *);
+typedef void f_syrk(const char *, const char *, const int64_t *, const int64_t *, const void *,
+                    const void *, const int64_t *, const void *, void *, const int64_t *);
+typedef void f_syr2k(const char *, const char *, const int64_t *, const int64_t *, const void *,
+                     const void *, const int64_t *, const void *, const int64_t *, const void *,
+                     void *, const int64_t *);
+typedef void f_trmm(const char *, const char *, const char *, const char *, const int64_t *,
+                    const int64_t *, const void *, const void *, const int64_t *, void *,
+                    const int64_t *);
+
+static const char *const l3_names[] = {"symm", "syrk", "syr2k", "trmm", "trsm",
+                                       "hemm", "herk", "her2k"};
+
+static void l3_call(int r, void *fn, const void *al, const void *a, int64_t lda, const void *b,
+                    int64_t ldb, const void *be, void *c, int64_t ldc)
+{
+  const int64_t m = 2, n = 3, k = 2;
+  switch (r) {
+  case 0:
+  case 5: ((f_symm *)fn)("L", "U", &m, &n, al, a, &lda, b, &ldb, be, c, &ldc); break;
+  case 1:
+  case 6: ((f_syrk *)fn)("L", "N", &n, &k, al, a, &lda, be, c, &ldc); break;
+  case 2:
+  case 7: ((f_syr2k *)fn)("U", "N", &n, &k, al, a, &lda, b, &ldb, be, c, &ldc); break;
+  default: ((f_trmm *)fn)("L", "U", "N", "N", &m, &n, al, a, &lda, c, &ldc); break;
+  }
+}
+
+static void check_big_l3(void)
+{
+  const int64_t lda = ((int64_t)1 << 31) + 5, ldb = ((int64_t)1 << 31) + 7;
+  const int64_t ldc = ((int64_t)1 << 32) + 1;
+  for (int d = 0; d < 4; d++)
+    for (int r = 0; r < (dts[d].parts == 2 ? 8 : 5); r++) {
+      int parts = dts[d].parts;
+      size_t es = dts[d].esize;
+      /* Every operand has at most 3 columns of at most 3 rows. */
+      size_t abytes = (size_t)(2 * lda + 3) * es, bbytes = (size_t)(2 * ldb + 3) * es;
+      size_t cbytes = (size_t)(2 * ldc + 3) * es;
+      unsigned char *a = sparse(abytes), *b = sparse(bbytes), *c = sparse(cbytes);
+      unsigned char *c_ref = sparse(cbytes);
+      char name[32], ref_name[32];
+      snprintf(name, sizeof name, "%c%s_64_", dts[d].letter, l3_names[r]);
+      snprintf(ref_name, sizeof ref_name, "%c%s_", dts[d].letter, l3_names[r]);
+      void *fn = dlsym(RTLD_DEFAULT, name), *ref = dlsym(openblas64, ref_name);
+      bool ok = a != NULL && b != NULL && c != NULL && c_ref != NULL && fn != NULL && ref != NULL;
+      double worst = 0;
+      if (ok) {
+        for (int j = 0; j < 3; j++)
+          for (int i = 0; i < 3; i++)
+            for (int p = 0; p < parts; p++) {
+              size_t ai = ((size_t)j * (size_t)lda + (size_t)i) * parts + p;
+              size_t bi = ((size_t)j * (size_t)ldb + (size_t)i) * parts + p;
+              size_t ci = ((size_t)j * (size_t)ldc + (size_t)i) * parts + p;
+              /* a diagonal of 2 (real), for the triangular solve */
+              set_part(d, a, ai, i == j ? (p == 0 ? 2.0 : 0.0) : (i + 2 * j + p) % 5 - 2.0);
+              set_part(d, b, bi, (2 * i + j + 3 * p) % 7 - 3.0);
+              set_part(d, c, ci, (i + j + p) % 3 - 1.0);
+              set_part(d, c_ref, ci, (i + j + p) % 3 - 1.0);
+            }
+        double al[2] = {1.5, 0.5}, be[2] = {0.5, -0.25};
+        float fal[2] = {1.5f, 0.5f}, fbe[2] = {0.5f, -0.25f};
+        bool single = es / (size_t)parts == 4;
+        const void *pa = single ? (const void *)fal : al, *pb = single ? (const void *)fbe : be;
+        l3_call(r, fn, pa, a, lda, b, ldb, pb, c, ldc);
+        l3_call(r, ref, pa, a, lda, b, ldb, pb, c_ref, ldc);
+        for (int j = 0; j < 3; j++)
+          for (int i = 0; i < 3 * parts; i++) {
+            size_t ci = (size_t)j * (size_t)ldc * parts + (size_t)i;
+            double e = fabs(part(d, c, ci) - part(d, c_ref, ci));
+            worst = e > worst ? e : worst;
+          }
+        ok = worst <= 64 * dts[d].eps;
+      }
+      tap(ok, "%s: lda = 2^31 + 5, ldb = 2^31 + 7, ldc = 2^32 + 1: as libopenblas64 (%g)", name,
+          worst);
+      unsigned char *maps[4] = {a, b, c, c_ref};
+      size_t sizes[4] = {abytes, bbytes, cbytes, cbytes};
+      for (int i = 0; i < 4; i++)
+        if (maps[i] != NULL)
+          munmap(maps[i], sizes[i]);
+    }
+}
+
 /* 1 x 1 = (1 x k) (k x 1), k = 2^31 + 3: three non-zero products, 44. */
 static void check_big_k(bool cblas)
 {
@@ -376,6 +466,7 @@ int main(int argc, char **argv)
     check_agree();
     check_errors();
     check_big_ld();
+    check_big_l3();
   }
   printf("1..%d\n", tap_n);
   return tap_failed ? 1 : 0;

@@ -27,6 +27,7 @@ struct hop_cpu_blas64 *hop_cpu_blas64_reset(bool off)
 {
   blas64.handle = NULL;
   memset(blas64.gemm, 0, sizeof blas64.gemm);
+  memset(blas64.l3, 0, sizeof blas64.l3);
   snprintf(blas64.name, sizeof blas64.name, "none");
   atomic_store(&blas64.state, off ? B64_OFF : B64_UNLOADED);
   return &blas64;
@@ -51,6 +52,7 @@ static bool try_load(struct hop_cpu_blas64 *b, const char *path, char *why, size
     b->gemm[HOP_DTYPE_D] = (hop_f77_gemm64_fn)dlsym(h, "dgemm_");
     b->gemm[HOP_DTYPE_C] = (hop_f77_gemm64_fn)dlsym(h, "cgemm_");
     b->gemm[HOP_DTYPE_Z] = (hop_f77_gemm64_fn)dlsym(h, "zgemm_");
+    hop_cpu_l3_load(b->l3, h);
     hop_cpu_lib_name(h, path, b->name, sizeof b->name);
     return true;
   }
@@ -63,7 +65,7 @@ static bool load(struct hop_cpu_blas64 *b)
   const char *asked = hop_cpu_asked_path("HOPBLAS_CPU_BLAS64");
   if (strcmp(asked, "none") == 0) {
     hop_log(2, "cpu: HOPBLAS_CPU_BLAS64=none: calls beyond 32 bits are cut into slices for the "
-               "LP64 BLAS");
+               "LP64 BLAS (GEMM) or run on the built-in reference (the other routines)");
     return false;
   }
   char last[512] = "";
@@ -74,14 +76,15 @@ static bool load(struct hop_cpu_blas64 *b)
   if (b->handle == NULL) {
     hop_log(asked[0] != '\0' ? 1 : 2,
             "no ILP64 OpenBLAS found (last tried %s); calls beyond 32 bits are cut into slices "
-            "for the LP64 BLAS", last);
+            "for the LP64 BLAS (GEMM) or run on the built-in reference (the other routines)", last);
     return false;
   }
   hop_log(2, "cpu: %s runs the calls beyond 32 bits", b->name);
   return true;
 }
 
-bool hop_cpu_blas64_gemm(struct hop_cpu_blas64 *b, const struct hop_call *g)
+/* Is the ILP64 BLAS loaded?  The first caller loads it. */
+static bool ready(struct hop_cpu_blas64 *b)
 {
   int state = atomic_load(&b->state);
   if (state == B64_UNLOADED) {
@@ -90,7 +93,17 @@ bool hop_cpu_blas64_gemm(struct hop_cpu_blas64 *b, const struct hop_call *g)
       atomic_store(&b->state, state);
     }
   }
-  if (state != B64_READY || b->gemm[g->dtype] == NULL)
+  return state == B64_READY;
+}
+
+hop_blas_fn hop_cpu_blas64_l3(struct hop_cpu_blas64 *b, const struct hop_call *g)
+{
+  return ready(b) ? b->l3[g->op][g->dtype] : NULL;
+}
+
+bool hop_cpu_blas64_gemm(struct hop_cpu_blas64 *b, const struct hop_call *g)
+{
+  if (!ready(b) || b->gemm[g->dtype] == NULL)
     return false;
   char ta = hop_trans_letter(g->ta), tb = hop_trans_letter(g->tb);
   double alpha[2], beta[2]; /* as C's type: float, double, or their (re, im) pairs */
@@ -106,7 +119,7 @@ void hop_cpu_blas64_describe(const struct hop_cpu_blas64 *b, FILE *out)
   int state = atomic_load(&b->state);
   fprintf(out, "    calls beyond 32 bits: %s\n",
           state == B64_READY    ? b->name
-          : state == B64_OFF    ? "cut into slices for the LP64 BLAS (no ILP64 OpenBLAS)"
+          : state == B64_OFF    ? "GEMM cut into slices for the LP64 BLAS, the rest on the reference (no ILP64 OpenBLAS)"
                                 : "an ILP64 OpenBLAS, loaded on the first such call");
 }
 

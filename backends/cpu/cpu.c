@@ -30,7 +30,7 @@ static const struct hop_config_key cpu_keys[] = {
    HOP_KEY_PATH},
   {"HOPBLAS_CPU_BLAS64",
    "path of the ILP64 OpenBLAS (64-bit integers) the CPU engine loads for calls with a size beyond "
-   "2^31-1; none = cut them into slices for the LP64 BLAS",
+   "2^31-1; none = cut GEMMs into slices for the LP64 BLAS, the other routines on the reference",
    HOP_KEY_PATH},
   {NULL, NULL, HOP_KEY_VALUE},
 };
@@ -64,7 +64,7 @@ static bool try_load(const char *path, struct hop_cpu_state *st, char *why, size
   st->dgemm = (hop_f77_dgemm_fn)dlsym(h, "dgemm_");
   st->cgemm = (hop_f77_xgemm_fn)dlsym(h, "cgemm_");
   st->zgemm = (hop_f77_xgemm_fn)dlsym(h, "zgemm_");
-  hop_cpu_l3_load(st, h);
+  hop_cpu_l3_load(st->l3, h);
   /* The fast path lets the CPU BLAS check arguments: only OpenBLAS numbers
    * them as hopblas must (netlib's CBLAS differs), so only OpenBLAS gets it. */
   if (dlsym(h, "openblas_get_config") != NULL) {
@@ -325,8 +325,9 @@ const struct hop_backend hop_backend_cpu = {
             [HOP_OP_HERK] = HOP_CPU_CZ, [HOP_OP_SYR2K] = HOP_CPU_SDCZ, [HOP_OP_HER2K] = HOP_CPU_CZ,
             [HOP_OP_TRMM] = HOP_CPU_SDCZ, [HOP_OP_TRSM] = HOP_CPU_SDCZ,
             [HOP_OP_GEMMT] = HOP_CPU_SDCZ, [HOP_OP_GEMM_BATCH] = HOP_CPU_SDCZ},
-  /* GEMM sliced to the BLAS's ints (hop_cpu_gemm_sliced); the other
-   * operations past them on the reference (blas_l3.c). */
+  /* Past the LP64 BLAS's ints: the ILP64 BLAS, else GEMM sliced to its
+   * ints (hop_cpu_gemm_sliced) and the other operations on the reference
+   * (blas_l3.c). */
   .max_dim = INT64_MAX,
   .fork_safe = true,
   .init = cpu_init,

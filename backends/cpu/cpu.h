@@ -30,6 +30,7 @@ struct hop_cpu_blas64 {
   _Atomic int state;
   void *handle;
   hop_f77_gemm64_fn gemm[HOP_DTYPE_COUNT]; /* s, d, c, z; NULL for the half dtypes */
+  hop_blas_fn l3[HOP_OP_COUNT][HOP_DTYPE_COUNT]; /* its ssymm_ ... ztrsm_, 64-bit integers */
   char name[512];
 };
 
@@ -70,6 +71,8 @@ struct hop_cpu_blas64 *hop_cpu_blas64_reset(bool off);
 /* Run g, whose sizes need 64 bits, on the ILP64 BLAS (loading it on the
  * first call); false, C untouched, when there is none (yet). */
 bool hop_cpu_blas64_gemm(struct hop_cpu_blas64 *b, const struct hop_call *g);
+/* Its routine for a Level-3 call other than GEMM (loading it first), or NULL. */
+hop_blas_fn hop_cpu_blas64_l3(struct hop_cpu_blas64 *b, const struct hop_call *g);
 void hop_cpu_blas64_describe(const struct hop_cpu_blas64 *b, FILE *out);
 void hop_cpu_blas64_release(struct hop_cpu_blas64 *b);
 
@@ -123,7 +126,7 @@ void hop_cpu_gemmt(const struct hop_cpu_state *st, const struct hop_call *g);
 
 /* symm, hemm, syrk, herk, syr2k, her2k, trmm, trsm (blas_l3.c): the
  * loaded BLAS's routines found by name, else the reference (ref_l3.c). */
-void hop_cpu_l3_load(struct hop_cpu_state *st, void *handle);
+void hop_cpu_l3_load(hop_blas_fn l3[HOP_OP_COUNT][HOP_DTYPE_COUNT], void *handle);
 void hop_cpu_l3(const struct hop_cpu_state *st, const struct hop_call *g);
 /* Any operation, GEMM's too; for d, c, z GEMM it is hop_ref_gemm_wide. */
 void hop_ref_l3(const struct hop_call *g);
