@@ -134,6 +134,7 @@ struct hop_ocl_pool {
   struct hop_ocl_copy *copy;                   /* threads for large host copies (copy.c) */
   bool copy_tried;
   size_t chunk;                                /* HOPBLAS_OPENCL_CHUNK, read on first use */
+  int row_blocks;                              /* HOPBLAS_OPENCL_ROW_BLOCKS, read on first use */
 };
 
 /* One staged call's uploads through the ring, and its host time by phase. */
@@ -313,8 +314,10 @@ void hop_ocl_stager_end(struct hop_ocl_stager *sg);
 /* plan.c: how a call is cut into tiles that fit the device's buffers. */
 struct hop_ocl_plan {
   int max_tm, max_tn, max_tk; /* in: the family's largest block (image size), 0 = any */
+  int row_blocks;       /* in: staged, A whole: cut it into this many row blocks (0, 1: not) */
   int tm, tn, tk;       /* tile of C and k chunk */
   int tiles_m, tiles_n, chunks;
+  bool by_columns;      /* tiles go column panel by column panel: A's row blocks stay */
   bool ksplit;          /* k in several chunks: the device accumulates in float */
   enum hop_ocl_kernel kernel;
   size_t c_esize;       /* bytes of a C element on the device */
@@ -327,6 +330,8 @@ size_t hop_ocl_acc_size(enum hop_dtype dt);
 bool hop_ocl_plan_make(const struct hop_call *g, enum hop_ocl_memory mem, size_t cap,
                        struct hop_ocl_plan *p);
 
+/* run.c: A's row blocks in a staged call (HOPBLAS_OPENCL_ROW_BLOCKS). */
+int hop_ocl_row_blocks(struct hop_ocl_state *st);
 /* run.c: bytes per upload and per read-back part (HOPBLAS_OPENCL_CHUNK, else 4 MiB). */
 size_t hop_ocl_chunk_bytes(struct hop_ocl_state *st);
 /* run.c: the whole call; C is final, or untouched (error status returned). */

@@ -8,6 +8,7 @@
 #include "ocl.h"
 
 enum { GRAIN = 64 }; /* tiles stay multiples of this while they can */
+enum { MIN_ROW_BLOCK = 1024 }; /* A's row blocks: shorter ones would starve a large GPU */
 
 /* Half a dimension, rounded up to the grain while it is above it. */
 static int halve(int x)
@@ -85,6 +86,16 @@ bool hop_ocl_plan_make(const struct hop_call *g, enum hop_ocl_memory mem, size_t
   for (int guard = 0; guard < 256; guard++) {
     bool ksplit = tk < g->k;
     if (!shrink_once(g, (double)cap, &tm, &tn, &tk, ksplit)) {
+      /* Staged panels that would each read the whole of A: cut A into row
+       * blocks too, taken panel by panel, so the first kernel waits for
+       * one block of A instead of all of it, and the last tile's C is as
+       * small.  Every block is still uploaded once (each stays in a slot). */
+      p->by_columns = false;
+      if (staged && tm == g->m && tk == g->k && tn < g->n && p->row_blocks > 1 &&
+          g->m >= p->row_blocks * MIN_ROW_BLOCK) {
+        tm = (ceil_div(g->m, p->row_blocks) + GRAIN - 1) / GRAIN * GRAIN;
+        p->by_columns = true;
+      }
       p->tm = tm, p->tn = tn, p->tk = tk;
       p->ksplit = ksplit;
       p->tiles_m = ceil_div(g->m, tm);

@@ -22,6 +22,7 @@
 #include "run.h"
 
 enum { CHUNK_DEFAULT = 4 << 20 }; /* bytes per upload: a few hundred microseconds of copying */
+enum { ROW_BLOCKS_DEFAULT = 2 }; /* A's row blocks in a staged call (plan.c) */
 bool hop_ocl_call_fail(struct hop_ocl_call *c, cl_int err, const char *what)
 {
   if (c->err == CL_SUCCESS) {
@@ -182,8 +183,10 @@ struct box {
 static struct box tile_box(const struct hop_ocl_call *c, size_t t)
 {
   const struct hop_call *g = c->g;
-  struct box b = {(int64_t)(t / (size_t)c->p.tiles_n) * c->p.tm,
-                  (int64_t)(t % (size_t)c->p.tiles_n) * c->p.tn, 0, 0};
+  size_t i = t / (size_t)c->p.tiles_n, j = t % (size_t)c->p.tiles_n;
+  if (c->p.by_columns)
+    i = t % (size_t)c->p.tiles_m, j = t / (size_t)c->p.tiles_m;
+  struct box b = {(int64_t)i * c->p.tm, (int64_t)j * c->p.tn, 0, 0};
   b.rows = g->m - b.i0 < c->p.tm ? g->m - b.i0 : c->p.tm;
   b.cols = g->n - b.j0 < c->p.tn ? g->n - b.j0 : c->p.tn;
   return b;
@@ -379,6 +382,14 @@ static void log_phases(const struct hop_ocl_call *c, double seconds)
           1e3 * (seconds - busy), 1e3 * seconds);
 }
 
+int hop_ocl_row_blocks(struct hop_ocl_state *st)
+{
+  if (st->pool.row_blocks == 0)
+    st->pool.row_blocks = (int)hop_config_int("HOPBLAS_OPENCL_ROW_BLOCKS", 1, 16,
+                                              ROW_BLOCKS_DEFAULT);
+  return st->pool.row_blocks;
+}
+
 size_t hop_ocl_chunk_bytes(struct hop_ocl_state *st)
 {
   if (st->pool.chunk == 0)
@@ -418,6 +429,7 @@ enum hop_status hop_ocl_run(struct hop_ocl_state *st, const struct hop_call *g)
   struct hop_ocl_call c = {.st = st, .g = g, .ops = operands(st, memory)};
   if (st->family->limits != NULL)
     st->family->limits(st, g, &c.p);
+  c.p.row_blocks = hop_ocl_row_blocks(st);
   if (!hop_ocl_plan_make(g, memory, st->cap, &c.p)) {
     hop_log(2, "opencl: no tiling of %dx%dx%d fits buffers of %zu bytes; declined", (int)g->m,
             (int)g->n, (int)g->k, st->cap);

@@ -1,7 +1,8 @@
 /* The OpenCL engine's own cases, sized for slow runs (oclgrind, valgrind,
  * injected faults) and for sizes of several thousand:
  *
- *   ocl-cases [--set edges|big|fork] [--size N] [--shapes N] [--dtypes s,h,sh,d,c,z] [--label T]
+ *   ocl-cases [--set edges|big|rows|fork] [--size N] [--shapes N] [--dtypes s,h,sh,d,c,z]
+ *             [--label T]
  *
  * edges: every transpose pair on shapes around the kernel's tiles (1,
  *        primes, tile +- 1, several tiles), beta = 0 with NaN/Inf in C and
@@ -14,6 +15,9 @@
  *        last row and column and 4096 random elements (a full double
  *        reference would take minutes at N = 3000); complex dtypes get a
  *        complex alpha and, in the second call, op = C and R.
+ * rows:  the big set's two calls with m = 2N + 70 and k = 40 (n as big's):
+ *        tall enough that a staged call cuts A into row blocks, cheap
+ *        enough for a CPU device at N = 1100.
  * fork:  an engine call in the parent, then the same in a forked child
  *        (which must not use the parent's OpenCL objects) and again in the
  *        parent; every result checked.
@@ -144,7 +148,7 @@ static void run_edges(enum ht_dtype dt, struct ht_rng *r, int shapes, const char
   }
 }
 
-static void run_big(enum ht_dtype dt, struct ht_rng *r, int n, const char *label)
+static void run_big(enum ht_dtype dt, struct ht_rng *r, int n, bool tall, const char *label)
 {
   struct ht_call calls[2] = {
     {.dtype = dt, .entry = HT_CBLAS, .order = HT_COL, .ta = HT_N, .tb = HT_N, .m = n, .n = n,
@@ -152,6 +156,8 @@ static void run_big(enum ht_dtype dt, struct ht_rng *r, int n, const char *label
     {.dtype = dt, .entry = HT_CBLAS, .order = HT_ROW, .ta = HT_T, .tb = HT_T, .m = n - 1,
      .n = n + 3, .k = n / 2 + 1, .alpha = 1.0, .beta = 0.0},
   };
+  for (int i = 0; tall && i < 2; i++)
+    calls[i].m = 2 * n + 70, calls[i].k = 40;
   if (ht_dtypes[dt].cplx) { /* a complex alpha, and the conjugate transposes */
     calls[0].alpha_im = 0.25, calls[1].ta = HT_CT, calls[1].tb = HT_CN;
     calls[1].beta = 0.5, calls[1].beta_im = 0.0;
@@ -213,15 +219,16 @@ int main(int argc, char **argv)
       }
     else {
       fprintf(stderr,
-              "usage: ocl-cases [--set edges|big|fork] [--size N] [--shapes N] [--dtypes s,h,sh,d,c,z] "
+              "usage: ocl-cases [--set edges|big|rows|fork] [--size N] [--shapes N] [--dtypes s,h,sh,d,c,z] "
               "[--label T]\n");
       return 2;
     }
   }
-  bool big = strcmp(set, "big") == 0, forked = strcmp(set, "fork") == 0;
+  bool tall = strcmp(set, "rows") == 0, big = tall || strcmp(set, "big") == 0;
+  bool forked = strcmp(set, "fork") == 0;
   if ((!big && !forked && strcmp(set, "edges") != 0) || size < 8 || shapes < 1 ||
       shapes > nedge) {
-    fprintf(stderr, "ocl-cases: --set edges|big|fork, --size >= 8, --shapes 1..%d\n", nedge);
+    fprintf(stderr, "ocl-cases: --set edges|big|rows|fork, --size >= 8, --shapes 1..%d\n", nedge);
     return 2;
   }
   struct ht_rng r = {20260101};
@@ -230,7 +237,7 @@ int main(int argc, char **argv)
   for (int d = 0; d < HT_DTYPE_COUNT && !forked; d++)
     if (dtypes[d]) {
       if (big)
-        run_big((enum ht_dtype)d, &r, size, label);
+        run_big((enum ht_dtype)d, &r, size, tall, label);
       else
         run_edges((enum ht_dtype)d, &r, shapes, label);
     }
