@@ -317,7 +317,8 @@ struct hop_ocl_plan {
   int row_blocks;       /* in: staged, A whole: cut it into this many row blocks (0, 1: not) */
   int tm, tn, tk;       /* tile of C and k chunk */
   int tiles_m, tiles_n, chunks;
-  bool by_columns;      /* tiles go column panel by column panel: A's row blocks stay */
+  bool by_columns;      /* A in row blocks, all held on the device: tiles in groups of panels */
+  int group;            /* by_columns: panels per group, each group row block by row block */
   bool ksplit;          /* k in several chunks: the device accumulates in float */
   enum hop_ocl_kernel kernel;
   size_t c_esize;       /* bytes of a C element on the device */

@@ -87,11 +87,14 @@ bool hop_ocl_plan_make(const struct hop_call *g, enum hop_ocl_memory mem, size_t
     bool ksplit = tk < g->k;
     if (!shrink_once(g, (double)cap, &tm, &tn, &tk, ksplit)) {
       /* Staged panels that would each read the whole of A: cut A into row
-       * blocks too, taken panel by panel, so the first kernel waits for
-       * one block of A instead of all of it, and the last tile's C is as
-       * small.  Every block is still uploaded once (each stays in a slot). */
+       * blocks too, so the first kernel waits for one block of A instead
+       * of all of it, and the last tile's C is as small (run.c orders the
+       * tiles so that every block is uploaded once).  Not for half
+       * operands: their calls wait on the link, not on A's first block,
+       * and the extra tiles only cost (measured on the H200). */
       p->by_columns = false;
-      if (staged && tm == g->m && tk == g->k && tn < g->n && p->row_blocks > 1 &&
+      bool half = g->dtype == HOP_DTYPE_H || g->dtype == HOP_DTYPE_SH;
+      if (staged && !half && tm == g->m && tk == g->k && tn < g->n && p->row_blocks > 1 &&
           g->m >= p->row_blocks * MIN_ROW_BLOCK) {
         tm = (ceil_div(g->m, p->row_blocks) + GRAIN - 1) / GRAIN * GRAIN;
         p->by_columns = true;

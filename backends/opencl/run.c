@@ -184,8 +184,12 @@ static struct box tile_box(const struct hop_ocl_call *c, size_t t)
 {
   const struct hop_call *g = c->g;
   size_t i = t / (size_t)c->p.tiles_n, j = t % (size_t)c->p.tiles_n;
-  if (c->p.by_columns)
-    i = t % (size_t)c->p.tiles_m, j = t / (size_t)c->p.tiles_m;
+  if (c->p.by_columns) { /* groups of panels; in each, row block by row block */
+    size_t rows = (size_t)c->p.tiles_m, group = (size_t)c->p.group;
+    size_t g0 = t / (rows * group) * group, in = t % (rows * group);
+    size_t width = (size_t)c->p.tiles_n - g0 < group ? (size_t)c->p.tiles_n - g0 : group;
+    i = in / width, j = g0 + in % width;
+  }
   struct box b = {(int64_t)i * c->p.tm, (int64_t)j * c->p.tn, 0, 0};
   b.rows = g->m - b.i0 < c->p.tm ? g->m - b.i0 : c->p.tm;
   b.cols = g->n - b.j0 < c->p.tn ? g->n - b.j0 : c->p.tn;
@@ -348,17 +352,22 @@ static void choose_slots(struct hop_ocl_call *c)
   bool a_once = p->tiles_m == 1 && p->chunks == 1, b_once = p->tiles_n == 1 && p->chunks == 1;
   c->nx = c->ops->op_slots;
   c->nc = c->ops->c_slots;
+  /* A's row blocks must all stay on the device: never fewer slots. */
+  int least = p->by_columns && p->tiles_m > 2 ? p->tiles_m : 2;
   for (;;) {
     double bytes = (a_once ? 1 : c->nx) * a + (b_once ? 1 : c->nx) * b + c->nc * cc;
     if (bytes <= 6.0 * (double)c->st->cap)
       break;
     if (c->nc > 2)
       c->nc--;
-    else if (c->nx > 2)
+    else if (c->nx > least)
       c->nx--;
     else
       break;
   }
+  /* As many panels per group as B has slots: each panel's B block stays
+   * while every row block of A passes over it. */
+  c->p.group = c->nx;
 }
 
 /* HOPBLAS_VERBOSE=3: where the call's host time went, and the plan. */
@@ -429,7 +438,9 @@ enum hop_status hop_ocl_run(struct hop_ocl_state *st, const struct hop_call *g)
   struct hop_ocl_call c = {.st = st, .g = g, .ops = operands(st, memory)};
   if (st->family->limits != NULL)
     st->family->limits(st, g, &c.p);
-  c.p.row_blocks = hop_ocl_row_blocks(st);
+  /* Every row block of A keeps a slot of its own. */
+  int rb = hop_ocl_row_blocks(st);
+  c.p.row_blocks = rb < c.ops->op_slots ? rb : c.ops->op_slots;
   if (!hop_ocl_plan_make(g, memory, st->cap, &c.p)) {
     hop_log(2, "opencl: no tiling of %dx%dx%d fits buffers of %zu bytes; declined", (int)g->m,
             (int)g->n, (int)g->k, st->cap);
