@@ -114,8 +114,8 @@ bool hop_calib_cpu_curve(bool dbl, struct hop_curve *c)
     return false;
   if (hop_curve_parse(value, c))
     return true;
-  hop_log(1, "tuning cache: the CPU %s \"%.60s\" is out of bounds; using the %s",
-          dbl ? "double curve" : "curve", value, dbl ? "float curve" : "built-in model");
+  hop_log(1, "tuning cache: the CPU %s \"%.60s\" is out of bounds; using %s",
+          dbl ? "double curve" : "curve", value, dbl ? "half the float curve" : "the built-in model");
   return false;
 }
 
@@ -247,7 +247,10 @@ double hop_calib_cpu_seconds(const struct hop_call *g)
   if (!cpu_cal.have)
     return -1.0;
   double size = cbrt((double)g->m * g->n * g->k);
-  return hop_call_flops(g) / (hop_curve_gflops(curve_for(g->dtype), size) * 1e9);
+  double gflops = hop_curve_gflops(curve_for(g->dtype), size);
+  if (hop_cpu_double_rate(g->dtype) && !cpu_cal.have_d)
+    gflops /= 2.0; /* the float curve: a double fills half the SIMD lanes */
+  return hop_call_flops(g) / (gflops * 1e9);
 }
 
 bool hop_calib_cpu_describe(bool dbl, char *buf, size_t len)

@@ -127,6 +127,8 @@ static double cpu_predict(void *state, const struct hop_call *g)
   double flops = hop_call_flops(g);
   double size = cbrt((double)g->m * g->n * g->k);
   double rate = st->peak_gflops * 1e9 * size / (size + 96.0); /* small calls run below peak */
+  if (hop_cpu_double_rate(g->dtype))
+    rate /= 2.0; /* a double fills half the SIMD lanes */
   return 1e-6 + flops / rate;
 }
 
@@ -306,9 +308,10 @@ static void cpu_describe(void *state, FILE *out)
     if (hop_calib_cpu_describe(true, curve, sizeof curve))
       fprintf(out, "    double (d, z) GFLOPS by size %s\n", curve);
     else
-      fprintf(out, "    double (d, z): not calibrated; the float curve\n");
+      fprintf(out, "    double (d, z): not calibrated; half the float curve\n");
   } else
-    fprintf(out, "    model peak (untuned default): %.0f GFLOPS\n", st->peak_gflops);
+    fprintf(out, "    model peak (untuned default): %.0f GFLOPS, double (d, z) %.0f\n",
+            st->peak_gflops, st->peak_gflops / 2.0);
   hop_cpu_blas64_describe(st->blas64, out);
 }
 
