@@ -287,6 +287,9 @@ typedef void hop_ocl_copy_fn(void *arg, int j0, int j1);
 void hop_ocl_copy_columns(struct hop_ocl_state *st, size_t bytes, int cols, hop_ocl_copy_fn *fn,
                           void *arg);
 int hop_ocl_copy_threads(struct hop_ocl_state *st);
+/* copy_stream.c: memcpy for copies nothing reads again soon (streaming
+ * stores on x86), visible to other threads and the device on return. */
+void hop_ocl_copy_bytes(void *dst, const void *src, size_t n);
 void hop_ocl_copy_release(struct hop_ocl_state *st);
 
 /* transfer.c: pool buffers and host <-> block copies. */

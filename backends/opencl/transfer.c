@@ -124,11 +124,12 @@ static void pack_columns(void *arg, int j0, int j1)
 {
   const struct pack_job *p = arg;
   if (p->ld_bytes == p->run) { /* whole columns: one run, which memcpy streams best */
-    memcpy(p->out + (size_t)j0 * p->run, p->src + (size_t)j0 * p->run, (size_t)(j1 - j0) * p->run);
+    hop_ocl_copy_bytes(p->out + (size_t)j0 * p->run, p->src + (size_t)j0 * p->run,
+                       (size_t)(j1 - j0) * p->run);
     return;
   }
   for (int j = j0; j < j1; j++)
-    memcpy(p->out + (size_t)j * p->run, p->src + (size_t)j * p->ld_bytes, p->run);
+    hop_ocl_copy_bytes(p->out + (size_t)j * p->run, p->src + (size_t)j * p->ld_bytes, p->run);
 }
 
 /* Copy the rows x cols block at (row0, col0) of a column-major matrix into
@@ -200,15 +201,15 @@ static void unpack_columns(void *arg, int j0, int j1)
       whole = r0 == 0 && r1 == rows;
     }
     if (whole) { /* whole columns of C: one run */
-      memcpy((unsigned char *)g->c + hop_at(u->i0, u->j0 + j0, g->ldc) * e,
-             (const unsigned char *)u->src + (size_t)j0 * run, (size_t)(j1 - j0) * run);
+      hop_ocl_copy_bytes((unsigned char *)g->c + hop_at(u->i0, u->j0 + j0, g->ldc) * e,
+                         (const unsigned char *)u->src + (size_t)j0 * run, (size_t)(j1 - j0) * run);
       return;
     }
     for (int j = j0; j < j1; j++) {
       owned_rows(u, j, &r0, &r1);
-      memcpy((unsigned char *)g->c + hop_at(u->i0 + r0, u->j0 + j, g->ldc) * e,
-             (const unsigned char *)u->src + (size_t)j * run + (size_t)r0 * e,
-             (size_t)(r1 - r0) * e);
+      hop_ocl_copy_bytes((unsigned char *)g->c + hop_at(u->i0 + r0, u->j0 + j, g->ldc) * e,
+                         (const unsigned char *)u->src + (size_t)j * run + (size_t)r0 * e,
+                         (size_t)(r1 - r0) * e);
     }
     return;
   }
