@@ -1,7 +1,6 @@
-/* The host copies of a staged call, between the caller's memory and the
- * pinned staging buffers, in both directions: neither side is read again by
- * this thread soon (the device reads the staging buffer, the caller reads C
- * later), so on x86 the copy stores around the caches.  An ordinary store
+/* The host copy of a staged call's results into the caller's C: nothing
+ * reads C again soon (the caller reads it later, after the whole call), so
+ * on x86 the copy stores around the caches.  An ordinary store
  * first reads its line for ownership: streaming stores skip that read and
  * carry a copy's bytes once instead of twice (1.5x on one core of this
  * project's 2-core VM, in 32 KiB columns). */

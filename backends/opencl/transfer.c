@@ -124,12 +124,14 @@ static void pack_columns(void *arg, int j0, int j1)
 {
   const struct pack_job *p = arg;
   if (p->ld_bytes == p->run) { /* whole columns: one run, which memcpy streams best */
-    hop_ocl_copy_bytes(p->out + (size_t)j0 * p->run, p->src + (size_t)j0 * p->run,
-                       (size_t)(j1 - j0) * p->run);
+    memcpy(p->out + (size_t)j0 * p->run, p->src + (size_t)j0 * p->run, (size_t)(j1 - j0) * p->run);
     return;
   }
+  /* Ordinary stores here: the ring of staging buffers is small enough to
+   * stay in the cache, where the device's DMA reads it (streaming stores
+   * made packing slower on the H200's host; doc/PERFORMANCE.md). */
   for (int j = j0; j < j1; j++)
-    hop_ocl_copy_bytes(p->out + (size_t)j * p->run, p->src + (size_t)j * p->ld_bytes, p->run);
+    memcpy(p->out + (size_t)j * p->run, p->src + (size_t)j * p->ld_bytes, p->run);
 }
 
 /* Copy the rows x cols block at (row0, col0) of a column-major matrix into
