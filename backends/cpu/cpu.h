@@ -124,14 +124,14 @@ void hop_ref_gemm_wide(const struct hop_call *g);
 /* gemmt (s, d, c, z) as GEMMs on blocks of its triangle (gemmt.c). */
 void hop_cpu_gemmt(const struct hop_cpu_state *st, const struct hop_call *g);
 
-/* symm, hemm, syrk, herk, syr2k, her2k, trmm, trsm (blas_l3.c): the
- * loaded BLAS's routines found by name, else the reference (ref_l3.c). */
 /* d and z: the CPU computes them at about half the float rate. */
 static inline bool hop_cpu_double_rate(enum hop_dtype dt)
 {
   return dt == HOP_DTYPE_D || dt == HOP_DTYPE_Z;
 }
 
+/* symm, hemm, syrk, herk, syr2k, her2k, trmm, trsm (blas_l3.c): the
+ * loaded BLAS's routines found by name, else the reference (ref_l3.c). */
 void hop_cpu_l3_load(hop_blas_fn l3[HOP_OP_COUNT][HOP_DTYPE_COUNT], void *handle);
 void hop_cpu_l3(const struct hop_cpu_state *st, const struct hop_call *g);
 /* Any operation, GEMM's too; for d, c, z GEMM it is hop_ref_gemm_wide. */

@@ -37,7 +37,7 @@ void hop_ocl_copy_bytes(void *dst, const void *src, size_t n)
   }
   memcpy(d + i, s + i, n - i);
   /* Streaming stores are weakly ordered: make them visible before whoever
-   * waits for this copy (another thread, the device's DMA) reads them. */
+   * waits for this copy (the thread that hands out the shares) goes on. */
   _mm_sfence();
 }
 #else

@@ -288,7 +288,7 @@ void hop_ocl_copy_columns(struct hop_ocl_state *st, size_t bytes, int cols, hop_
                           void *arg);
 int hop_ocl_copy_threads(struct hop_ocl_state *st);
 /* copy_stream.c: memcpy for copies nothing reads again soon (streaming
- * stores on x86), visible to other threads and the device on return. */
+ * stores on x86), visible to other threads on return. */
 void hop_ocl_copy_bytes(void *dst, const void *src, size_t n);
 void hop_ocl_copy_release(struct hop_ocl_state *st);
 

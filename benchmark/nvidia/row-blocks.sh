@@ -50,12 +50,7 @@ for rb in $rbs; do
 done
 if want contract; then
 step contract
-HOPBLAS_DEVICE=all HOPBLAS_BACKEND=opencl HOPBLAS_OPENCL_SPLIT_MIN_FLOPS=0 HOPBLAS_TRACE=$P/contract.csv \
-  timeout 80 $dir/bin/contract --quick --max-dim 40 --large 2304 --dtypes s,d,c,z >$P/contract.tap 2>&1
-echo "contract: $(grep -c '^ok' $P/contract.tap) ok, $(grep -c '^not ok' $P/contract.tap) not ok;" \
-  "trace rows on opencl $(awk -F, 'NR > 1 && $9 == "opencl"' $P/contract.csv | wc -l)," \
-  "shared $(grep -c 'split' $P/contract.csv), on cpu $(awk -F, 'NR > 1 && $9 == "cpu"' $P/contract.csv | wc -l)"
-gzip -f $P/contract.csv
+shared_contract 80 2304
 fi
 for rb in $rbs; do
   want two && [ $rb != 1 ] || continue

@@ -16,12 +16,7 @@ step() { echo "## $1 at $(( $(date +%s) - t0 )) s"; }
 nvidia-smi -L >$P/gpus.txt 2>&1; cat $P/gpus.txt
 HOPBLAS_DEVICE=all $dir/bin/hopblas info >$P/info.txt 2>&1; grep -iE "device|split" $P/info.txt | head -8
 step contract
-HOPBLAS_DEVICE=all HOPBLAS_BACKEND=opencl HOPBLAS_OPENCL_SPLIT_MIN_FLOPS=0 HOPBLAS_TRACE=$P/contract.csv \
-  timeout 100 $dir/bin/contract --quick --max-dim 40 --large 1536 --dtypes s,d,c,z >$P/contract.tap 2>&1
-echo "contract: $(grep -c '^ok' $P/contract.tap) ok, $(grep -c '^not ok' $P/contract.tap) not ok;" \
-  "trace rows on opencl $(awk -F, 'NR > 1 && $9 == "opencl"' $P/contract.csv | wc -l)," \
-  "shared $(grep -c 'split' $P/contract.csv), on cpu $(awk -F, 'NR > 1 && $9 == "cpu"' $P/contract.csv | wc -l)"
-gzip -f $P/contract.csv
+shared_contract 100 1536
 for dev in 0 all; do
   step "host $dev"
   HOPBLAS_DEVICE=$dev HOPBLAS_VERBOSE=2 timeout 150 $B --sizes 8192,16384 --engines hopblas --mode host \
