@@ -63,6 +63,26 @@ static void model_init(struct hop_ocl_state *st)
   st->model.fp64_ratio = fp64_ratio(d);
 }
 
+/* Untuned, the staged path's link is measured once when the engine opens
+ * (a few milliseconds): the default for discrete GPUs is PCIe 3's, and a
+ * PCIe 5 link four times faster decides where LAPACK's panel-wide calls
+ * belong, which read a large operand for few flops. */
+static void model_measure_link(struct hop_ocl_state *st)
+{
+  const struct hop_ocl_calib *cal = hop_ocl_tune_calib(st);
+  if (st->memory != HOP_OCL_STAGED || (cal != NULL && cal->have))
+    return;
+  double rate = hop_ocl_link_bandwidth(st, (size_t)16 << 20);
+  if (rate <= 0.0) {
+    hop_log(2, "opencl: the link could not be measured; the model assumes %.1f GB/s",
+            st->model.link_bytes_s * 1e-9);
+    return;
+  }
+  st->model.link_bytes_s = rate;
+  st->model.link_measured = true;
+  hop_log(2, "opencl: link measured at %.1f GB/s", rate * 1e-9);
+}
+
 /* One device's state: its runtime (the first device's chosen by
  * HOPBLAS_DEVICE when first is NULL, else device dev of first's list), the
  * faults injected there, its cost model, family and tuning. */
@@ -81,6 +101,7 @@ enum hop_status hop_ocl_engine_open(struct hop_ocl_state *st, const struct hop_o
   model_init(st);
   hop_ocl_family_choose(st);
   hop_ocl_tune_attach(st); /* the lookup chain of parameters, the calibration (tune_select.c) */
+  model_measure_link(st);
   return HOP_OK;
 }
 

@@ -152,6 +152,7 @@ struct hop_ocl_stager {
 struct hop_ocl_model {
   double setup_s;      /* fixed cost of a call */
   double link_bytes_s; /* host <-> device bandwidth (staged path only) */
+  bool link_measured;  /* link_bytes_s measured when the engine opened, not a default */
   double peak_flops;   /* kernel rate the generic family reaches at large sizes */
   double half_size;    /* cbrt(m n k) at which it reaches half of that */
   double fp64_ratio;   /* double's share of that rate (0: no double) */

@@ -147,6 +147,8 @@ void hop_ocl_calib_load(struct hop_ocl_state *st, struct hop_ocl_calib *c);
 bool hop_ocl_calib_measure(struct hop_ocl_state *st, const int *sizes, double budget_s,
                            struct hop_ocl_calib *out,
                            void (*progress)(int done, int count, void *arg), void *arg);
+/* Pinned host <-> device bandwidth, bytes per second (negative: not measured). */
+double hop_ocl_link_bandwidth(struct hop_ocl_state *st, size_t max_bytes);
 /* The engine's calibration (tune_select.c keeps it), NULL without tuning state. */
 struct hop_ocl_calib *hop_ocl_tune_calib(const struct hop_ocl_state *st);
 /* Predicted seconds of g from the calibration; negative when there is none. */

@@ -106,10 +106,12 @@ static double time_call(struct hop_ocl_state *st, struct hop_call *g, double dea
 }
 
 /* Host <-> device bandwidth from pinned host memory, as the staged path
- * moves it (transfer.c): the mean of a write and a read, best of three each. */
-static double link_bandwidth(struct hop_ocl_state *st)
+ * moves it (transfer.c): the mean of a write and a read of up to max_bytes,
+ * best of three each after a warm-up; negative when it could not be
+ * measured. */
+double hop_ocl_link_bandwidth(struct hop_ocl_state *st, size_t max_bytes)
 {
-  size_t bytes = st->cap < ((size_t)64 << 20) ? st->cap : (size_t)64 << 20;
+  size_t bytes = st->cap < max_bytes ? st->cap : max_bytes;
   cl_int err = CL_SUCCESS, e2 = CL_SUCCESS;
   cl_mem pinned = clCreateBuffer(st->ctx, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes, NULL,
                                  &err);
@@ -210,7 +212,7 @@ bool hop_ocl_calib_measure(struct hop_ocl_state *st, const int *sizes, double bu
   }
   double start = now(), deadline = start + budget_s;
   if (st->memory == HOP_OCL_STAGED)
-    out->link_bytes_s = link_bandwidth(st);
+    out->link_bytes_s = hop_ocl_link_bandwidth(st, (size_t)64 << 20);
   out->setup_s = time_call(st, &g, deadline);
   /* The double kernel, when the first call's program has one, gets a
    * third of the time: its curve has the same sizes. */
@@ -274,5 +276,6 @@ void hop_ocl_calib_describe(const struct hop_ocl_state *st, const struct hop_ocl
           st->model.peak_flops * 1e-9, st->model.half_size);
   fprintf(out, "  double (d, z): %.3g of that rate (default share)\n", st->model.fp64_ratio);
   if (staged)
-    fprintf(out, "  link: %.1f GB/s (untuned default)\n", st->model.link_bytes_s * 1e-9);
+    fprintf(out, "  link: %.1f GB/s (%s)\n", st->model.link_bytes_s * 1e-9,
+            st->model.link_measured ? "measured when the engine opened" : "untuned default");
 }
