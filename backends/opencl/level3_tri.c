@@ -11,9 +11,12 @@
  * trsm: slab by slab in the order the substitution needs, all on the
  * device: kernels/trsm_slab.cl solves the slab against its diagonal block
  * by substitution (stable: no inverted blocks), then one GEMM launch takes
- * it from the slabs still to solve, B(rest) = -op(A)(rest, I) X(I) +
- * beta B(rest), beta alpha at the first step (which scales every unsolved
- * row once), 1 after.  B comes back once, at the end.
+ * it from the unsolved rows of its block of OUTER slabs,
+ * B(rest) = -op(A)(rest, I) X(I) + beta B(rest); a solved block is taken
+ * from the rows beyond it by one GEMM as deep as the block.  beta is alpha
+ * at the first launch that reaches a row (which scales it once), 1 after.
+ * B comes back once, at the end, one share crossing the link while the
+ * one before is written into the caller's B.
  *
  * Neither writes B before every launch and the read-back succeeded: a
  * failure leaves it untouched, for the next engine. */
@@ -42,25 +45,21 @@ static int64_t slab_len(const struct tri *t, int64_t start) { return t->k - star
 
 static cl_command_queue queue(const struct tri *t) { return t->st->q[HOP_OCL_Q_EXEC]; }
 
-/* The rows x cols block of B at (r0, c0): host (ld hld) to or from the
- * device copy (ld m), blocking. */
-static bool move(struct tri *t, bool up, int64_t r0, int64_t c0, int64_t rows, int64_t cols,
-                 void *host, int64_t hld)
+/* The rows x cols block of the device's B (ld m) at (r0, c0) into host
+ * (ld hld), queued; done marks its end. */
+static bool read_block(struct tri *t, int64_t r0, int64_t c0, int64_t rows, int64_t cols,
+                       void *host, int64_t hld, cl_event *done)
 {
   if (t->err != CL_SUCCESS)
     return false;
   size_t e = t->e, m = (size_t)t->g->m;
   size_t dev_origin[3] = {(size_t)r0 * e, (size_t)c0, 0}, host_origin[3] = {0, 0, 0};
   size_t region[3] = {(size_t)rows * e, (size_t)cols, 1};
-  enum hop_ocl_fault_op f = up ? HOP_OCL_FAULT_UPLOAD : HOP_OCL_FAULT_READ;
-  if (hop_ocl_fault_hit(&t->st->fault, f))
+  if (hop_ocl_fault_hit(&t->st->fault, HOP_OCL_FAULT_READ))
     t->err = CL_OUT_OF_RESOURCES;
-  else if (up)
-    t->err = clEnqueueWriteBufferRect(queue(t), t->b, CL_TRUE, dev_origin, host_origin, region,
-                                      m * e, 0, (size_t)hld * e, 0, host, 0, NULL, NULL);
   else
-    t->err = clEnqueueReadBufferRect(queue(t), t->b, CL_TRUE, dev_origin, host_origin, region,
-                                     m * e, 0, (size_t)hld * e, 0, host, 0, NULL, NULL);
+    t->err = clEnqueueReadBufferRect(queue(t), t->b, CL_FALSE, dev_origin, host_origin, region,
+                                     m * e, 0, (size_t)hld * e, 0, host, 0, NULL, done);
   return t->err == CL_SUCCESS;
 }
 
@@ -265,11 +264,6 @@ static bool solve(struct tri *t, cl_kernel kn, int64_t s0, int64_t len, double a
   return t->err == CL_SUCCESS;
 }
 
-/* X into the caller's B, through a host buffer in shares of independent
- * systems (columns of B on the left, rows on the right) of about
- * HOPBLAS_OPENCL_CHUNK bytes, each share written whole: a failed read
- * leaves the shares not yet written to the CPU, which solves them from B
- * as it still is. */
 /* Columns [j0, j1) of a dense block into the caller's B (copy.c's threads). */
 struct unpack {
   unsigned char *dst;
@@ -285,6 +279,23 @@ static void unpack_columns(void *arg, int j0, int j1)
     memcpy(u->dst + (size_t)j * u->ld_bytes, u->src + (size_t)j * u->run, u->run);
 }
 
+/* Share s (per systems from s * per) of the solution read into pin, queued. */
+static bool read_share(struct tri *t, int64_t s, int64_t per, struct hop_ocl_slot *pin,
+                       cl_event *done)
+{
+  const struct hop_call *g = t->g;
+  int64_t total = t->left ? g->n : g->m, at = s * per;
+  int64_t len = total - at < per ? total - at : per;
+  int64_t rows = t->left ? g->m : len, cols = t->left ? len : g->n;
+  return read_block(t, t->left ? 0 : at, t->left ? at : 0, rows, cols, pin->host, rows, done);
+}
+
+/* X into the caller's B, through two pinned buffers in shares of
+ * independent systems (columns of B on the left, rows on the right) of
+ * about HOPBLAS_OPENCL_CHUNK bytes: one share crosses the link while the
+ * copy threads write the one before into B, each share written whole.  A
+ * failed read leaves the shares not yet written to the CPU, which solves
+ * them from B as it still is. */
 static enum hop_status fetch(struct tri *t)
 {
   const struct hop_call *g = t->g;
@@ -292,23 +303,37 @@ static enum hop_status fetch(struct tri *t)
   int64_t total = t->left ? g->n : g->m, across = t->left ? g->m : g->n;
   int64_t per = (int64_t)(hop_ocl_chunk_bytes(st) / ((size_t)across * t->e));
   per = per < 1 ? 1 : per > total ? total : per;
-  struct hop_ocl_slot *pin = &st->pool.stage[2][0]; /* pinned: the link's full rate */
-  if (t->err == CL_SUCCESS)
-    t->err = hop_ocl_slot_ensure(st, pin, (size_t)per * (size_t)across * t->e,
+  int64_t shares = (total + per - 1) / per;
+  struct hop_ocl_slot *pin[2] = {&st->pool.stage[2][0], &st->pool.stage[2][1]};
+  for (int i = 0; i < 2 && t->err == CL_SUCCESS; i++)
+    t->err = hop_ocl_slot_ensure(st, pin[i], (size_t)per * (size_t)across * t->e,
                                  CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, true);
-  if (t->err != CL_SUCCESS)
-    return hop_ocl_status(t->err); /* B untouched */
+  cl_event ev[2] = {NULL, NULL};
+  if (t->err == CL_SUCCESS)
+    read_share(t, 0, per, pin[0], &ev[0]);
   int64_t done = 0;
-  for (; done < total; done += per) {
+  for (int64_t s = 0; s < shares && t->err == CL_SUCCESS; s++) {
+    cl_int next = CL_SUCCESS; /* a failed read of the next share ends the loop after this one */
+    if (s + 1 < shares) {
+      read_share(t, s + 1, per, pin[(s + 1) % 2], &ev[(s + 1) % 2]);
+      next = t->err, t->err = CL_SUCCESS;
+    }
+    t->err = hop_ocl_wait(st, ev[s % 2]);
+    hop_ocl_ev_put(&ev[s % 2], NULL);
+    if (t->err != CL_SUCCESS)
+      break;
     int64_t len = total - done < per ? total - done : per;
     int64_t rows = t->left ? g->m : len, cols = t->left ? len : g->n;
-    if (!move(t, false, t->left ? 0 : done, t->left ? done : 0, rows, cols, pin->host, rows))
-      break;
     struct unpack u = {.dst = t->left ? b_at(t, 0, done) : b_at(t, done, 0),
-                       .ld_bytes = (size_t)g->ldc * t->e, .src = pin->host,
+                       .ld_bytes = (size_t)g->ldc * t->e, .src = pin[s % 2]->host,
                        .run = (size_t)rows * t->e};
     hop_ocl_copy_columns(st, (size_t)rows * (size_t)cols * t->e, (int)cols, unpack_columns, &u);
+    done += len;
+    t->err = next;
   }
+  if (ev[0] != NULL || ev[1] != NULL) /* a read still in flight into a pinned buffer */
+    clFinish(queue(t));
+  hop_ocl_ev_put(&ev[0], NULL), hop_ocl_ev_put(&ev[1], NULL);
   if (done >= total)
     return HOP_OK;
   if (done == 0)
@@ -325,6 +350,11 @@ static enum hop_status fetch(struct tri *t)
   return HOP_OK;
 }
 
+/* Slabs per block of the outer level: the update of the rows beyond a
+ * block is one GEMM of depth OUTER * nb, the kernel's full rate, where
+ * rank-nb updates of every unsolved row would run at a fraction of it. */
+enum { OUTER = 8 };
+
 static enum hop_status trsm(struct tri *t)
 {
   const struct hop_call *g = t->g;
@@ -333,14 +363,22 @@ static enum hop_status trsm(struct tri *t)
     return HOP_DECLINED;
   /* Forward when each slab needs the ones before it: op(A) lower on the left, upper on the right. */
   bool forward = t->left != t->op_upper;
-  int64_t slabs = (t->k + t->nb - 1) / t->nb;
-  for (int64_t s = 0; s < slabs && t->err == CL_SUCCESS; s++) {
-    int64_t s0 = (forward ? s : slabs - 1 - s) * t->nb, len = slab_len(t, s0);
-    double step_alpha = s == 0 ? g->alpha.re : 1.0;
-    solve(t, kn, s0, len, step_alpha);
-    /* The unsolved slabs lose this one's share (the first step scales them by alpha). */
-    int64_t r0 = forward ? s0 + len : 0, nr = forward ? t->k - s0 - len : s0;
-    launch(t, t->b, r0, nr, s0, len, -1.0, step_alpha);
+  int64_t ob = OUTER * t->nb, blocks = (t->k + ob - 1) / ob;
+  /* Two levels: the slabs of a block solved and each taken from the block's
+   * unsolved rows, then the whole block from the rows beyond it.  The first
+   * launch that reaches a row scales it by alpha (its beta), once. */
+  for (int64_t b = 0; b < blocks && t->err == CL_SUCCESS; b++) {
+    int64_t b0 = (forward ? b : blocks - 1 - b) * ob, blen = t->k - b0 < ob ? t->k - b0 : ob;
+    int64_t slabs = (blen + t->nb - 1) / t->nb;
+    for (int64_t s = 0; s < slabs && t->err == CL_SUCCESS; s++) {
+      int64_t s0 = b0 + (forward ? s : slabs - 1 - s) * t->nb, len = slab_len(t, s0);
+      double step_alpha = b == 0 && s == 0 ? g->alpha.re : 1.0;
+      solve(t, kn, s0, len, step_alpha);
+      int64_t r0 = forward ? s0 + len : b0, nr = forward ? b0 + blen - s0 - len : s0 - b0;
+      launch(t, t->b, r0, nr, s0, len, -1.0, step_alpha);
+    }
+    int64_t r0 = forward ? b0 + blen : 0, nr = forward ? t->k - b0 - blen : b0;
+    launch(t, t->b, r0, nr, b0, blen, -1.0, b == 0 ? g->alpha.re : 1.0);
   }
   return fetch(t);
 }
