@@ -4,9 +4,11 @@
  * program, buffers, tuning: engine.c opens it as it opens the first), so a
  * part of a call is an ordinary call on that device.  A large call is cut
  * into column panels of C (hop_call_columns: GEMM, and the routines whose
- * columns are independent), in proportion to each one's predicted rate for
- * the whole call; the first part runs on the calling thread, each other on
- * a thread of its own, all at once.
+ * columns are independent), or a GEMM taller than wide into row panels
+ * (each device then moves its share of A, the operand that is the bulk of
+ * LAPACK's panel updates, and all of the thin B), in proportion to each
+ * one's predicted rate for the whole call; the first part runs on the
+ * calling thread, each other on a thread of its own, all at once.
  *
  * A part that fails leaves its columns untouched (engine.c's contract: a
  * device that fails after writing finishes its own part on the CPU); it is
@@ -26,7 +28,8 @@ enum { CPU = -1 };       /* a part's `who` when the CPU computes it */
 
 struct split_part {
   int who;            /* index into sp->dev, or CPU */
-  int64_t j0, cols;   /* C's columns */
+  bool rows;          /* cut by rows of C, else by columns */
+  int64_t at, len;    /* C's first row or column, and how many */
   struct hop_call g;  /* the part as a call of its own */
   enum hop_status rc;
   int redone;         /* after a failure: the device that ran it again, or CPU */
@@ -99,12 +102,22 @@ static void *worker_main(void *arg)
 /* The parts of g, into part[] (at most SPLIT_MAX), and the predicted time
  * of the shared call in *seconds; 0 when g is not to be shared: too small,
  * columns that are not independent, or no second taker. */
+static bool cut(const struct hop_call *g, bool rows, int64_t at, int64_t len, struct hop_call *out)
+{
+  if (!rows)
+    return hop_call_columns(g, at, len, out);
+  *out = hop_call_block(g, at, len, 0, g->n);
+  return true;
+}
+
 static int plan(const struct hop_ocl_split *sp, const struct hop_call *g, struct split_part *part,
                 double *seconds)
 {
   struct hop_call whole;
   *seconds = -1.0;
-  if (g->n < 2 * sp->grain || !hop_call_columns(g, 0, g->n, &whole) ||
+  bool rows = g->op == HOP_OP_GEMM && g->planes == NULL && g->m > g->n;
+  int64_t extent = rows ? g->m : g->n;
+  if (extent < 2 * sp->grain || !cut(g, rows, 0, extent, &whole) ||
       (sp->min_flops >= 0.0 && hop_call_flops(g) < sp->min_flops))
     return 0;
   /* Rates (1 / predicted time of the whole call) of those that take it. */
@@ -126,7 +139,7 @@ static int plan(const struct hop_ocl_split *sp, const struct hop_call *g, struct
     return 0;
   /* Whole panels in proportion to the rates; the rounding's remainder goes
    * to the fastest, and a share below one panel to no one. */
-  int64_t panels = (g->n + sp->grain - 1) / sp->grain, given = 0;
+  int64_t panels = (extent + sp->grain - 1) / sp->grain, given = 0;
   int64_t got[SPLIT_MAX];
   int fastest = 0;
   for (int i = 0; i < n; i++) {
@@ -140,15 +153,15 @@ static int plan(const struct hop_ocl_split *sp, const struct hop_call *g, struct
     return 0;
   int parts = 0;
   double slowest = 0.0;
-  int64_t j0 = 0;
-  for (int i = 0; i < n && j0 < g->n; i++) {
-    int64_t cols = got[i] * sp->grain < g->n - j0 ? got[i] * sp->grain : g->n - j0;
-    if (cols <= 0)
+  int64_t at = 0;
+  for (int i = 0; i < n && at < extent; i++) {
+    int64_t len = got[i] * sp->grain < extent - at ? got[i] * sp->grain : extent - at;
+    if (len <= 0)
       continue;
     struct split_part *p = &part[parts++];
-    p->who = who[i], p->j0 = j0, p->cols = cols, p->redone = 0;
-    hop_call_columns(g, j0, cols, &p->g);
-    j0 += cols;
+    p->who = who[i], p->rows = rows, p->at = at, p->len = len, p->redone = 0;
+    cut(g, rows, at, len, &p->g);
+    at += len;
     double t = p->who == CPU ? hop_fallback_predict(&p->g) : hop_ocl_engine_predict(sp->dev[p->who], &p->g);
     slowest = t > slowest ? t : slowest;
   }
@@ -174,7 +187,7 @@ static void write_note(const struct hop_ocl_split *sp, const struct split_part *
                        const char *first)
 {
   size_t at = 0;
-  at += (size_t)snprintf(note, sizeof note, "split=");
+  at += (size_t)snprintf(note, sizeof note, n > 0 && part[0].rows ? "split-rows=" : "split=");
   for (int i = 0; i < n && at < sizeof note; i++) {
     char who[24], redone[32] = "";
     if (part[i].who == CPU)
@@ -186,7 +199,7 @@ static void write_note(const struct hop_ocl_split *sp, const struct split_part *
     else if (part[i].rc != HOP_OK)
       snprintf(redone, sizeof redone, "(failed->%zu)", sp->dev[part[i].redone]->dev);
     at += (size_t)snprintf(note + at, sizeof note - at, "%s%s:%lld%s", i ? "," : "", who,
-                           (long long)part[i].cols, redone);
+                           (long long)part[i].len, redone);
   }
   if (*first != '\0' && at < sizeof note)
     snprintf(note + at, sizeof note - at, " %s", first);
@@ -234,8 +247,9 @@ enum hop_status hop_ocl_split_call(struct hop_ocl_state *st, const struct hop_ca
         p->redone = sp->part[j].who;
     if (p->redone == CPU)
       hop_fallback_run(&p->g);
-    hop_log(1, "opencl: the part of device %zu (%lld columns) failed (%s); %s finished it",
-            sp->dev[p->who]->dev, (long long)p->cols, hop_status_message(p->rc),
+    hop_log(1, "opencl: the part of device %zu (%lld %s) failed (%s); %s finished it",
+            sp->dev[p->who]->dev, (long long)p->len, p->rows ? "rows" : "columns",
+            hop_status_message(p->rc),
             p->redone == CPU ? "the CPU" : "another device");
   }
   write_note(sp, sp->part, n, first);
@@ -341,8 +355,8 @@ void hop_ocl_split_describe(struct hop_ocl_state *st, FILE *out)
   fprintf(out, "  shared calls: over devices");
   for (int d = 0; d < sp->ndev; d++)
     fprintf(out, "%s %zu", d ? "," : "", sp->dev[d]->dev);
-  fprintf(out, "%s, whole panels of %lld columns of C, ", sp->cpu ? " and the CPU" : "",
-          (long long)sp->grain);
+  fprintf(out, "%s, whole panels of %lld columns of C (of rows for a GEMM taller than wide), ",
+          sp->cpu ? " and the CPU" : "", (long long)sp->grain);
   if (sp->min_flops < 0.0)
     fprintf(out, "when predicted faster than one device\n");
   else
