@@ -8,21 +8,45 @@
 #          sh benchmark/nvidia/build.sh && cp .device/bin/* .device/h200/bin/ &&
 #          cp .device/debs/*.deb .device/h200/debs/
 #   there: sh benchmark/nvidia/level3.sh   (carry .device/h200; results in $OUT/level3.tgz)
-# LEVEL3_STEPS: the steps to run (default all); LEVEL3_SIZES: the lapack-bench arguments.
+# LEVEL3_STEPS: the steps to run (default all); LEVEL3_SIZES: the lapack-bench arguments;
+# LEVEL3_SIZES2: those of the two-GPU steps (hopblas2: HOPBLAS_DEVICE=all;
+# nvblas2: NVBLAS_GPU_LIST ALL), which run only where `nvidia-smi -L` lists
+# two GPUs or more.  The one-GPU steps use GPU 0 (HOPBLAS_DEVICE=0,
+# NVBLAS_GPU_LIST 0).
 set -u
 P=/tmp/level3; mkdir -p $P
 trap 'tar czf $OUT/level3.tgz -C $P . 2>/dev/null; exit' EXIT TERM INT
 . benchmark/nvidia/device-env.sh
-steps=${LEVEL3_STEPS:-openblas hopblas nvblas}
+steps=${LEVEL3_STEPS:-openblas hopblas nvblas hopblas2 nvblas2}
 sizes=${LEVEL3_SIZES:-dtrsm:8192 dsyrk:8192 dpotrf:8192 dgetrf:8192 dpotrf:16384 dgetrf:16384}
+sizes2=${LEVEL3_SIZES2:-dpotrf:16384 dgetrf:16384}
+nvsizes2=${LEVEL3_NVSIZES2:-dpotrf:16384} # NVBLAS's dgetrf is wrong (cublasXt error 11)
+gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+sed 's/^NVBLAS_GPU_LIST .*/NVBLAS_GPU_LIST 0/' $P/nvblas.conf >$P/nvblas0.conf
 want() { case " $steps " in *" $1 "*) echo "## $1 at $(( $(date +%s) - t0 )) s"; return 0 ;; esac; return 1; }
 # The reference LAPACK first, then OpenBLAS's libblas.so.3.
 LP=$lib/lapack:$LD_LIBRARY_PATH
-bench() { LD_LIBRARY_PATH=$LP timeout 280 $dir/bin/lapack-bench --reps 2 $sizes; }
-want openblas && { bench >$P/openblas.txt 2>&1; cat $P/openblas.txt; }
-want hopblas && { HOPBLAS_TRACE=$P/hopblas-trace.csv LD_PRELOAD=$dir/lib/libhopblas.so.0 bench \
-  >$P/hopblas.txt 2>&1; cat $P/hopblas.txt;
-  awk -F, 'NR > 1 { n[$2 " " $9]++ } END { for (k in n) print n[k], k }' $P/hopblas-trace.csv | sort -k2 >$P/hopblas-engines.txt
-  gzip -f $P/hopblas-trace.csv; cat $P/hopblas-engines.txt; }
-want nvblas && { NVBLAS_CONFIG_FILE=$P/nvblas.conf LD_PRELOAD=$nvblas bench >$P/nvblas.txt 2>&1; cat $P/nvblas.txt; }
+# hopblas best of 2; the anchors (OpenBLAS, NVBLAS: seconds to minutes a call) once.
+bench() { r=$1; shift; LD_LIBRARY_PATH=$LP timeout 280 $dir/bin/lapack-bench --reps "$r" "$@"; }
+# hopblas_step NAME DEVICE SIZES...: its output, trace and engine counts per routine.
+hopblas_step() {
+  name=$1 dev=$2; shift 2
+  HOPBLAS_DEVICE=$dev $dir/bin/hopblas info >$P/$name-info.txt 2>&1
+  grep -E '^  (link|device|devices|shared|cost model)' $P/$name-info.txt
+  HOPBLAS_DEVICE=$dev HOPBLAS_TRACE=$P/$name-trace.csv \
+    LD_PRELOAD=$dir/lib/libhopblas.so.0 bench 2 "$@" >$P/$name.txt 2>&1
+  cat $P/$name.txt
+  awk -F, 'NR > 1 { n[$2 " " $9]++ } END { for (k in n) print n[k], k }' $P/$name-trace.csv | sort -k2 >$P/$name-engines.txt
+  gzip -f $P/$name-trace.csv; cat $P/$name-engines.txt
+}
+nvblas_step() { # NAME CONFIG SIZES...
+  name=$1 conf=$2; shift 2
+  NVBLAS_CONFIG_FILE=$conf LD_PRELOAD=$nvblas bench 1 "$@" >$P/$name.txt 2>&1
+  grep -v cublasXt $P/$name.txt; echo "cublasXt errors: $(grep -c cublasXt $P/$name.txt)"
+}
+want openblas && { bench 1 $sizes >$P/openblas.txt 2>&1; cat $P/openblas.txt; }
+want hopblas && hopblas_step hopblas 0 $sizes
+want nvblas && nvblas_step nvblas $P/nvblas0.conf $sizes
+[ "$gpus" -ge 2 ] && want hopblas2 && hopblas_step hopblas2 all $sizes2
+[ "$gpus" -ge 2 ] && want nvblas2 && nvblas_step nvblas2 $P/nvblas.conf $nvsizes2
 echo "## end at $(( $(date +%s) - t0 )) s"

@@ -6,33 +6,36 @@
 # on one GPU (HOPBLAS_DEVICE=0), on both (all), and NVBLAS on both
 # (NVBLAS_GPU_LIST ALL).  Carries what level3.sh carries:
 #   there: sh benchmark/nvidia/two-gpu.sh   (carry .device/h200; results in $OUT/two.tgz)
+# TWO_STEPS: the steps to run (default "contract host nvblas dpotrf"; level3.sh
+# runs dpotrf on both GPUs too).
 set -u
 P=/tmp/two; mkdir -p $P
 trap 'tar czf $OUT/two.tgz -C $P . 2>/dev/null; exit' EXIT TERM INT
 . benchmark/nvidia/device-env.sh
 B="$dir/bin/hopblas bench"
 LP=$lib/lapack:$LD_LIBRARY_PATH
+steps=${TWO_STEPS:-contract host nvblas dpotrf}
 step() { echo "## $1 at $(( $(date +%s) - t0 )) s"; }
+want() { case " $steps " in *" $1 "*) return 0 ;; esac; return 1; }
 nvidia-smi -L >$P/gpus.txt 2>&1; cat $P/gpus.txt
 HOPBLAS_DEVICE=all $dir/bin/hopblas info >$P/info.txt 2>&1; grep -iE "device|split" $P/info.txt | head -8
-step contract
-shared_contract 100 1536
-for dev in 0 all; do
+want contract && { step contract; shared_contract 100 1536; }
+want host && for dev in 0 all; do
   step "host $dev"
   HOPBLAS_DEVICE=$dev HOPBLAS_VERBOSE=2 timeout 150 $B --sizes 8192,16384 --engines hopblas --mode host \
     --dtype s,d --min-time 0.1 --reps 2 --csv $P/host-$dev.csv >$P/host-$dev.txt 2>&1
   grep -E '^hopblas' $P/host-$dev.txt | cut -c1-200
 done
-step "host nvblas"
+want nvblas && { step "host nvblas"
 NVBLAS_LIB=$nvblas NVBLAS_CONFIG_FILE=$P/nvblas.conf timeout 150 $B --sizes 8192,16384 --engines nvblas \
   --mode host --dtype s,d --min-time 0.1 --reps 2 --csv $P/host-nvblas.csv >$P/host-nvblas.txt 2>&1
-grep -E '^nvblas' $P/host-nvblas.txt
-for dev in 0 all; do
+grep -E '^nvblas' $P/host-nvblas.txt; }
+want dpotrf && for dev in 0 all; do
   step "dpotrf $dev"
   HOPBLAS_DEVICE=$dev LD_PRELOAD=$dir/lib/libhopblas.so.0 LD_LIBRARY_PATH=$LP timeout 60 \
     $dir/bin/lapack-bench --reps 1 dpotrf:16384 2>&1 | tee $P/dpotrf-$dev.txt
 done
-step "dpotrf nvblas"
+want dpotrf && { step "dpotrf nvblas"
 NVBLAS_CONFIG_FILE=$P/nvblas.conf LD_PRELOAD=$nvblas LD_LIBRARY_PATH=$LP timeout 60 \
-  $dir/bin/lapack-bench --reps 1 dpotrf:16384 2>&1 | grep -v cublasXt | tee $P/dpotrf-nvblas.txt
+  $dir/bin/lapack-bench --reps 1 dpotrf:16384 2>&1 | grep -v cublasXt | tee $P/dpotrf-nvblas.txt; }
 step end
