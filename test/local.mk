@@ -12,7 +12,7 @@ HOPTEST_LINK_FLAGS = -no-install
 HOPTEST_LIBS = test/libhoptest.la libhopblas.la -lm
 
 check_PROGRAMS += test/contract test/threads test/overflow test/gemm-once test/gemm-once-check \
-	test/xerbla test/trace-calls test/denormal test/contract-l3
+	test/xerbla test/trace-calls test/denormal test/contract-l3 test/cpu-spin
 test_contract_l3_SOURCES = test/contract_l3.c test/contract_l3.h test/contract_l3_call.c \
 	test/contract_l3_calls.inc
 test_contract_l3_LDFLAGS = $(HOPTEST_LINK_FLAGS) -export-dynamic
@@ -40,6 +40,9 @@ test_denormal_LDADD = $(HOPTEST_LIBS)
 test_xerbla_SOURCES = test/xerbla.c
 test_xerbla_LDFLAGS = $(HOPTEST_LINK_FLAGS) -export-dynamic
 test_xerbla_LDADD = $(HOPTEST_LIBS)
+test_cpu_spin_SOURCES = test/cpu_spin.c
+test_cpu_spin_LDFLAGS = $(HOPTEST_LINK_FLAGS)
+test_cpu_spin_LDADD = $(HOPTEST_LIBS)
 test_trace_calls_SOURCES = test/trace-calls.c
 test_trace_calls_LDFLAGS = $(HOPTEST_LINK_FLAGS) -export-dynamic
 test_trace_calls_LDADD = $(HOPTEST_LIBS) -lpthread
@@ -48,7 +51,7 @@ test_trace_calls_LDADD = $(HOPTEST_LIBS) -lpthread
 HOP_TESTS = test/abi.test test/contract-cpu.test test/netlib.test test/e2e.test test/threads.test \
 	test/xerbla.test test/overflow.test test/verify.test test/config.test test/docs.test \
 	test/trace.test test/denormal.test test/cli.test test/install.test test/declared.test \
-	test/contract-l3.test test/ilp64.test test/pip_numpy.test test/package.test
+	test/contract-l3.test test/ilp64.test test/pip_numpy.test test/package.test test/cpu-spin.test
 TESTS += $(HOP_TESTS)
 dist_check_SCRIPTS += $(HOP_TESTS) test/run-netlib.sh test/run-lapack.sh
 EXTRA_DIST += test/lib.sh test/lapack/ci.in test/e2e_prog.c test/e2e_numpy.py test/e2e_octave.m test/xerbla_msg.c \

@@ -37,7 +37,7 @@ struct hop_cpu_blas64 *hop_cpu_blas64_reset(bool off)
  * LP64 one would read the low halves of the sizes, silently. */
 static bool try_load(struct hop_cpu_blas64 *b, const char *path, char *why, size_t why_len)
 {
-  void *h = hop_cpu_dlopen(path, why, why_len);
+  void *h = hop_cpu_dlopen(path, why, why_len, NULL);
   if (h == NULL)
     return false;
   const char *(*config)(void) = (const char *(*)(void))dlsym(h, "openblas_get_config");

@@ -43,7 +43,8 @@ static atomic_bool loading;
 /* Load one candidate; false (with why) if it is unusable. */
 static bool try_load(const char *path, struct hop_cpu_state *st, char *why, size_t why_len)
 {
-  void *h = hop_cpu_dlopen(path, why, why_len);
+  enum hop_cpu_spin spin;
+  void *h = hop_cpu_dlopen(path, why, why_len, &spin);
   if (h == NULL)
     return false;
   hop_sgemm_fn fn = (hop_sgemm_fn)dlsym(h, "sgemm_");
@@ -60,6 +61,7 @@ static bool try_load(const char *path, struct hop_cpu_state *st, char *why, size
   }
   st->handle = h;
   st->sgemm = fn;
+  st->spin = spin;
   /* A BLAS without one of these leaves that dtype to the reference. */
   st->dgemm = (hop_f77_dgemm_fn)dlsym(h, "dgemm_");
   st->cgemm = (hop_f77_xgemm_fn)dlsym(h, "cgemm_");
@@ -312,6 +314,8 @@ static void cpu_describe(void *state, FILE *out)
   } else
     fprintf(out, "    model peak (untuned default): %.0f GFLOPS, double (d, z) %.0f\n",
             st->peak_gflops, st->peak_gflops / 2.0);
+  if (st->sgemm != NULL && st->spin != HOP_CPU_SPIN_UNKNOWN)
+    fprintf(out, "    %s\n", hop_cpu_spin_text(st->spin));
   hop_cpu_blas64_describe(st->blas64, out);
 }
 

@@ -35,6 +35,14 @@ struct hop_cpu_blas64 {
 };
 
 /* Owned by the engine's context slot; written once, in init. */
+/* How the loaded OpenBLAS's idle workers spin (load.c says why it matters). */
+enum hop_cpu_spin {
+  HOP_CPU_SPIN_UNKNOWN, /* not loaded, or the environment could not be set */
+  HOP_CPU_SPIN_SHORT,   /* hopblas set a short spin for the load */
+  HOP_CPU_SPIN_USER,    /* OPENBLAS_THREAD_TIMEOUT (or GOTO_) was the user's */
+  HOP_CPU_SPIN_SHARED,  /* already in the process: the program's copy, as it set it */
+};
+
 struct hop_cpu_state {
   void *handle;
   hop_sgemm_fn sgemm; /* NULL: the built-in reference */
@@ -44,6 +52,7 @@ struct hop_cpu_state {
   struct hop_direct_entries direct; /* OpenBLAS's, for the fast path; all NULL otherwise */
   bool takes_r; /* the BLAS knows OpenBLAS's 'R' (conjugate, no transpose): OpenBLAS only */
   char name[512];
+  enum hop_cpu_spin spin;
   double peak_gflops;
   struct hop_cpu_blas64 *blas64; /* changes after init: loaded on first use */
 };
@@ -56,9 +65,10 @@ const char *hop_cpu_blas_name(void);
 /* ---- loading a BLAS privately (load.c) ---------------------------------- */
 /* A path-valued key (HOPBLAS_CPU_BLAS, HOPBLAS_CPU_BLAS64), "" when unset. */
 const char *hop_cpu_asked_path(const char *key);
+const char *hop_cpu_spin_text(enum hop_cpu_spin spin);
 /* dlopen RTLD_NOW | RTLD_LOCAL, refusing what is not a regular file; NULL
- * with why on failure. */
-void *hop_cpu_dlopen(const char *path, char *why, size_t why_len);
+ * with why on failure; *spin (may be NULL) says how its workers spin. */
+void *hop_cpu_dlopen(const char *path, char *why, size_t why_len, enum hop_cpu_spin *spin);
 /* Does fn (a dlsym result) belong to hopblas itself? */
 bool hop_cpu_is_self(void *fn);
 /* "OpenBLAS <the file really loaded>". */

@@ -4,6 +4,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdlib.h>
 #include <link.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -22,8 +23,35 @@ const char *hop_cpu_asked_path(const char *key)
   return v;
 }
 
-void *hop_cpu_dlopen(const char *path, char *why, size_t why_len)
+/* OpenBLAS's idle workers spin for 2^OPENBLAS_THREAD_TIMEOUT TSC cycles
+ * after each call before they sleep: 2^28 by default, about 0.1 s.  Between
+ * LAPACK's CPU calls and the OpenCL engine's calls that is every core
+ * spinning while the engine's copy threads pack operands (Debian's dpotrf
+ * at n = 16384 on a 32-core host ran 7x slower).  A copy that this load
+ * brings into the process reads a shorter spin, 2^20 cycles (under a
+ * millisecond: calls back to back still find the workers awake), unless
+ * the user set one; the environment is as it was once the load returns. */
+#define SPIN_LOG2_CYCLES "20"
+
+const char *hop_cpu_spin_text(enum hop_cpu_spin spin)
 {
+  switch (spin) {
+  case HOP_CPU_SPIN_SHORT:
+    return "idle workers spin 2^" SPIN_LOG2_CYCLES " cycles, then sleep (OPENBLAS_THREAD_TIMEOUT "
+           "set for hopblas's private copy)";
+  case HOP_CPU_SPIN_USER: return "idle workers spin as OPENBLAS_THREAD_TIMEOUT says (the user's)";
+  case HOP_CPU_SPIN_SHARED:
+    return "shared with the program, which loaded it first: its workers spin as it set them";
+  case HOP_CPU_SPIN_UNKNOWN: break;
+  }
+  return "";
+}
+
+void *hop_cpu_dlopen(const char *path, char *why, size_t why_len, enum hop_cpu_spin *spin)
+{
+  enum hop_cpu_spin ignored;
+  spin = spin != NULL ? spin : &ignored;
+  *spin = HOP_CPU_SPIN_UNKNOWN;
   /* dlopen() reads a FIFO or a device node and may wait forever there. */
   struct stat sb;
   if (strchr(path, '/') != NULL) {
@@ -34,9 +62,19 @@ void *hop_cpu_dlopen(const char *path, char *why, size_t why_len)
       return NULL;
     }
   }
-  void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
+  if (h != NULL) {
+    *spin = HOP_CPU_SPIN_SHARED;
+    return h;
+  }
+  bool user = getenv("OPENBLAS_THREAD_TIMEOUT") != NULL || getenv("GOTO_THREAD_TIMEOUT") != NULL;
+  bool set = !user && setenv("OPENBLAS_THREAD_TIMEOUT", SPIN_LOG2_CYCLES, 0) == 0;
+  h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  if (set)
+    unsetenv("OPENBLAS_THREAD_TIMEOUT");
   if (h == NULL)
     snprintf(why, why_len, "%s: %s", path, dlerror());
+  *spin = user ? HOP_CPU_SPIN_USER : set ? HOP_CPU_SPIN_SHORT : HOP_CPU_SPIN_UNKNOWN;
   return h;
 }
 
