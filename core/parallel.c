@@ -3,11 +3,23 @@
  * batch on the CPU (backends/cpu/batch.c).  A thread that cannot be
  * started leaves its share to the caller's thread: never an error. */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <unistd.h>
 
 #include "hop.h"
 
 enum { MAX_THREADS = 16 };
+
+static _Atomic int reserved_cores;
+
+void hop_host_cores_reserve(int cores)
+{
+  int had = reserved_cores;
+  while (cores > had && !atomic_compare_exchange_weak(&reserved_cores, &had, cores)) {
+  }
+}
+
+int hop_host_cores_reserved(void) { return reserved_cores; }
 
 struct share {
   hop_share_fn *fn;

@@ -67,6 +67,8 @@ static bool try_load(const char *path, struct hop_cpu_state *st, char *why, size
   st->cgemm = (hop_f77_xgemm_fn)dlsym(h, "cgemm_");
   st->zgemm = (hop_f77_xgemm_fn)dlsym(h, "zgemm_");
   hop_cpu_l3_load(st->l3, h);
+  st->get_threads = (int (*)(void))dlsym(h, "openblas_get_num_threads");
+  st->set_threads = (void (*)(int))dlsym(h, "openblas_set_num_threads");
   /* The fast path lets the CPU BLAS check arguments: only OpenBLAS numbers
    * them as hopblas must (netlib's CBLAS differs), so only OpenBLAS gets it. */
   if (dlsym(h, "openblas_get_config") != NULL) {
@@ -125,13 +127,13 @@ static double cpu_predict(void *state, const struct hop_call *g)
   const struct hop_cpu_state *st = state;
   double calibrated = hop_calib_cpu_seconds(g); /* the curve `hopblas tune` measured */
   if (calibrated >= 0.0)
-    return calibrated;
+    return calibrated / hop_cpu_threads_share(st);
   double flops = hop_call_flops(g);
   double size = cbrt((double)g->m * g->n * g->k);
   double rate = st->peak_gflops * 1e9 * size / (size + 96.0); /* small calls run below peak */
   if (hop_cpu_double_rate(g->dtype))
     rate /= 2.0; /* a double fills half the SIMD lanes */
-  return 1e-6 + flops / rate;
+  return 1e-6 + flops / (rate * hop_cpu_threads_share(st));
 }
 
 static enum hop_status cpu_gemm(const struct hop_cpu_state *st, const struct hop_call *g)
@@ -152,9 +154,8 @@ static enum hop_status cpu_gemm(const struct hop_cpu_state *st, const struct hop
 }
 
 /* Never fails: the fallback of every other engine (core/context.c). */
-static enum hop_status cpu_run(void *state, const struct hop_call *g)
+static enum hop_status cpu_call(const struct hop_cpu_state *st, const struct hop_call *g)
 {
-  const struct hop_cpu_state *st = state;
   switch (g->op) {
   case HOP_OP_GEMM: return cpu_gemm(st, g);
   case HOP_OP_GEMMT: hop_cpu_gemmt(st, g); return HOP_OK;
@@ -170,6 +171,16 @@ static enum hop_status cpu_run(void *state, const struct hop_call *g)
   case HOP_OP_COUNT: break;
   }
   return HOP_DECLINED;
+}
+
+static enum hop_status cpu_run(void *state, const struct hop_call *g)
+{
+  const struct hop_cpu_state *st = state;
+  bool capped;
+  hop_cpu_threads_begin(st, &capped); /* off the cores a device engine's copies use */
+  enum hop_status rc = cpu_call(st, g);
+  hop_cpu_threads_end(st, capped);
+  return rc;
 }
 
 /* One call of the loaded BLAS (or the reference), as it is: every value of
@@ -316,6 +327,10 @@ static void cpu_describe(void *state, FILE *out)
             st->peak_gflops, st->peak_gflops / 2.0);
   if (st->sgemm != NULL && st->spin != HOP_CPU_SPIN_UNKNOWN)
     fprintf(out, "    %s\n", hop_cpu_spin_text(st->spin));
+  int cap = hop_cpu_threads_cap(st);
+  if (cap > 0)
+    fprintf(out, "    calls run on at most %d threads: a device engine's copy threads use the other "
+                 "%d cores\n", cap, hop_host_cores_reserved());
   hop_cpu_blas64_describe(st->blas64, out);
 }
 

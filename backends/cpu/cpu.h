@@ -53,11 +53,22 @@ struct hop_cpu_state {
   bool takes_r; /* the BLAS knows OpenBLAS's 'R' (conjugate, no transpose): OpenBLAS only */
   char name[512];
   enum hop_cpu_spin spin;
+  int (*get_threads)(void);     /* openblas_get_num_threads; NULL for another BLAS */
+  void (*set_threads)(int);     /* openblas_set_num_threads */
   double peak_gflops;
   struct hop_cpu_blas64 *blas64; /* changes after init: loaded on first use */
 };
 
 extern const struct hop_backend hop_backend_cpu;
+
+/* ---- OpenBLAS's threads beside a device engine's (threads.c) ------------- */
+/* The threads a call may use while a device engine reserves cores and the
+ * BLAS's idle workers spin long; 0: no cap. */
+int hop_cpu_threads_cap(const struct hop_cpu_state *st);
+/* The share of its threads a call gets under that cap (1: all). */
+double hop_cpu_threads_share(const struct hop_cpu_state *st);
+void hop_cpu_threads_begin(const struct hop_cpu_state *st, bool *capped);
+void hop_cpu_threads_end(const struct hop_cpu_state *st, bool capped);
 
 /* Which CPU BLAS the engine uses (path or "built-in reference"). */
 const char *hop_cpu_blas_name(void);

@@ -164,6 +164,7 @@ static struct hop_ocl_copy *copy_pool(struct hop_ocl_state *st)
   }
   pthread_sigmask(SIG_SETMASK, &old, NULL);
   cp->threads = started + 1;
+  hop_host_cores_reserve(cp->threads);
   hop_log(3, "opencl: %d threads copy between host memory and staging buffers", cp->threads);
   if (started == 0) {
     pthread_cond_destroy(&cp->done);

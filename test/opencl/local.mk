@@ -4,12 +4,12 @@ HOP_OPENCL_TESTS = test/opencl/contract.test test/opencl/netlib.test test/opencl
 	test/opencl/fault.test test/opencl/runtime.test test/opencl/bench.test test/opencl/stub.test \
 	test/opencl/pipeline.test test/opencl/families.test test/opencl/families-limits.test \
 	test/opencl/nvidia.test test/opencl/nv-sources.test test/opencl/level3.test \
-	test/opencl/lapack.test test/opencl/devices.test
+	test/opencl/lapack.test test/opencl/devices.test test/opencl/cpu-beside.test
 if HOP_OPENCL
 TESTS += $(HOP_OPENCL_TESTS)
 endif
 dist_check_SCRIPTS += $(HOP_OPENCL_TESTS)
-EXTRA_DIST += test/opencl/ocl-env.sh
+EXTRA_DIST += test/opencl/ocl-env.sh test/opencl/cpu_threads.c
 
 if HOP_OPENCL
 # ocl-cases is the scripts' program; fam-* are the kernel families' programs.
