@@ -600,10 +600,10 @@ bool hop_planes_fallback(const struct hop_call *real, int64_t i0, int64_t j0, in
  * cores, 16 and items). */
 typedef void hop_share_fn(void *arg, int64_t lo, int64_t hi);
 void hop_parallel(int threads, int64_t items, hop_share_fn *fn, void *arg);
-/* Host cores a device engine keeps busy with threads of its own (the
- * OpenCL engine's copy threads); the CPU engine leaves them to it while it
- * runs a BLAS whose idle workers spin (backends/cpu/threads.c).  The
- * largest reservation counts. */
+/* Host cores the device engines keep busy with threads of their own (the
+ * OpenCL engine's copy threads, a pool per device: the reservations add
+ * up); the CPU engine leaves them to them while it runs a BLAS whose idle
+ * workers spin (backends/cpu/threads.c). */
 void hop_host_cores_reserve(int cores);
 int hop_host_cores_reserved(void);
 int hop_parallel_threads(double work, double per_thread, int64_t items);

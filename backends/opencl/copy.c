@@ -128,6 +128,11 @@ static void *copy_worker_main(void *arg)
   return NULL;
 }
 
+/* Devices whose calls are shared (split.c): their pools divide the cores. */
+static _Atomic int sharing = 1;
+
+void hop_ocl_copy_devices(int devices) { sharing = devices > 1 ? devices : 1; }
+
 /* The workers, created on first use; NULL: copy on the calling thread. */
 static struct hop_ocl_copy *copy_pool(struct hop_ocl_state *st)
 {
@@ -137,8 +142,9 @@ static struct hop_ocl_copy *copy_pool(struct hop_ocl_state *st)
   /* Half the cores: on the H200's 16-core host, 16 copy threads reached
    * 57 GB/s in some calls and 9 GB/s in others (a descheduled share holds
    * up the whole copy while the driver's and the program's own threads
-   * want a core); 8 copied a steady 32 GB/s, every call (doc/PERFORMANCE.md). */
-  long cores = sysconf(_SC_NPROCESSORS_ONLN) / 2;
+   * want a core); 8 copied a steady 32 GB/s, every call (doc/PERFORMANCE.md).
+   * Devices that share calls share that half. */
+  long cores = sysconf(_SC_NPROCESSORS_ONLN) / 2 / sharing;
   long dflt = cores < 1 ? 1 : cores < COPY_DEFAULT_MAX ? cores : COPY_DEFAULT_MAX;
   long want = hop_config_int("HOPBLAS_OPENCL_COPY_THREADS", 0, COPY_MAX_THREADS, 0);
   if (want == 0)

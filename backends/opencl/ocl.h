@@ -288,6 +288,8 @@ typedef void hop_ocl_copy_fn(void *arg, int j0, int j1);
 void hop_ocl_copy_columns(struct hop_ocl_state *st, size_t bytes, int cols, hop_ocl_copy_fn *fn,
                           void *arg);
 int hop_ocl_copy_threads(struct hop_ocl_state *st);
+/* How many devices share calls (split.c): each pool takes its share of the cores. */
+void hop_ocl_copy_devices(int devices);
 /* copy_stream.c: memcpy for copies nothing reads again soon (streaming
  * stores on x86), visible to other threads on return. */
 void hop_ocl_copy_bytes(void *dst, const void *src, size_t n);

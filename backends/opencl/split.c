@@ -286,6 +286,7 @@ void hop_ocl_split_open(struct hop_ocl_state *st)
     sp->dev[sp->ndev++] = o;
   }
   sp->cpu = cpu;
+  hop_ocl_copy_devices(sp->ndev);
   const char *mf = hop_config_get("HOPBLAS_OPENCL_SPLIT_MIN_FLOPS");
   sp->min_flops = mf != NULL && *mf != '\0'
                     ? hop_config_double("HOPBLAS_OPENCL_SPLIT_MIN_FLOPS", 0.0, 1e30, -1.0)
