@@ -28,10 +28,15 @@ const char *hop_cpu_asked_path(const char *key)
  * LAPACK's CPU calls and the OpenCL engine's calls that is every core
  * spinning while the engine's copy threads pack operands (Debian's dpotrf
  * at n = 16384 on a 32-core host ran 7x slower).  A copy that this load
- * brings into the process reads a shorter spin, 2^20 cycles (under a
- * millisecond: calls back to back still find the workers awake), unless
- * the user set one; the environment is as it was once the load returns. */
+ * brings into the process reads a shorter spin, under a millisecond (calls
+ * back to back still find the workers awake), unless the user set one; the
+ * environment is as it was once the load returns.  OpenBLAS counts x86's
+ * time-stamp counter (GHz), elsewhere a timer of tens of MHz. */
+#if defined(__x86_64__) || defined(__i386__)
 #define SPIN_LOG2_CYCLES "20"
+#else
+#define SPIN_LOG2_CYCLES "14"
+#endif
 
 const char *hop_cpu_spin_text(enum hop_cpu_spin spin)
 {
