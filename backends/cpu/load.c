@@ -4,8 +4,8 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
-#include <stdlib.h>
 #include <link.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 

@@ -5,7 +5,7 @@
  * threads of its own (hop_host_cores_reserve: the OpenCL engine's copy
  * threads), the CPU engine runs each call on the other cores only, so that
  * what spins after it never takes a core the copies need: Debian's dpotrf
- * at n = 16384 ran 3.5x faster on a 32-core host with 8 OpenBLAS threads
+ * at n = 16384 ran 7x faster on a 32-core host with 8 OpenBLAS threads
  * than with 32.  openblas_set_num_threads for the call; the program's
  * count is back once the last capped call in flight has ended. */
 #include <pthread.h>
