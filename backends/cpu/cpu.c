@@ -115,8 +115,9 @@ static enum hop_status cpu_init(void **state, char *why, size_t why_len)
     snprintf(st->name, sizeof st->name, "built-in reference GEMM");
   }
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  st->cores = cores > 0 ? (int)cores : 1;
   /* Until `hopblas tune` measures the machine: ~30 GFLOPS per core with OpenBLAS. */
-  st->peak_gflops = (st->sgemm ? 30.0 : 2.0) * (double)(cores > 0 ? cores : 1);
+  st->peak_gflops = (st->sgemm ? 30.0 : 2.0) * (double)st->cores;
   snprintf(why, why_len, "%s", st->name);
   *state = st;
   return HOP_OK;

@@ -52,6 +52,7 @@ struct hop_cpu_state {
   struct hop_direct_entries direct; /* OpenBLAS's, for the fast path; all NULL otherwise */
   bool takes_r; /* the BLAS knows OpenBLAS's 'R' (conjugate, no transpose): OpenBLAS only */
   char name[512];
+  int cores;                    /* online when the engine started (threads.c's cap, the model) */
   enum hop_cpu_spin spin;
   int (*get_threads)(void);     /* openblas_get_num_threads; NULL for another BLAS */
   void (*set_threads)(int);     /* openblas_set_num_threads */

@@ -9,7 +9,6 @@
  * than with 32.  openblas_set_num_threads for the call; the program's
  * count is back once the last capped call in flight has ended. */
 #include <pthread.h>
-#include <unistd.h>
 
 #include "cpu.h"
 
@@ -23,8 +22,7 @@ int hop_cpu_threads_cap(const struct hop_cpu_state *st)
   if (reserved == 0 || st->spin == HOP_CPU_SPIN_SHORT || st->set_threads == NULL ||
       st->get_threads == NULL)
     return 0;
-  long cores = sysconf(_SC_NPROCESSORS_ONLN);
-  return cores - reserved > 1 ? (int)(cores - reserved) : 1;
+  return st->cores - reserved > 1 ? st->cores - reserved : 1;
 }
 
 double hop_cpu_threads_share(const struct hop_cpu_state *st)
