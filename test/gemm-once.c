@@ -1,7 +1,7 @@
 /* One GEMM (or a few) through a public entry point, checked against the
  * double reference; the building block of verify.test and config.test.
  *
- *   gemm-once [--dtype s|h|sh] [--entry cblas|fortran] [--order row|col]
+ *   gemm-once [--dtype s|d|c|z|h|sh] [--entry cblas|fortran] [--order row|col]
  *             [--m M] [--n N] [--k K] [--alpha A] [--beta B] [--calls N]
  *             [--fork] [--expect-cpu-blas openblas|builtin] [--sizes N1,N2,...]
  *
@@ -43,9 +43,10 @@ static bool parse(int argc, char **argv, struct opts *o)
     if (i + 1 >= argc)
       return false;
     i++;
-    if (strcmp(a, "--dtype") == 0)
-      t->dtype = strcmp(v, "h") == 0 ? HT_H : strcmp(v, "sh") == 0 ? HT_SH : HT_S;
-    else if (strcmp(a, "--entry") == 0)
+    if (strcmp(a, "--dtype") == 0) {
+      if (!ht_dtype_parse(v, &t->dtype))
+        return false;
+    } else if (strcmp(a, "--entry") == 0)
       t->entry = strcmp(v, "fortran") == 0 ? HT_FORTRAN : HT_CBLAS;
     else if (strcmp(a, "--order") == 0)
       t->order = strcmp(v, "row") == 0 ? HT_ROW : HT_COL;

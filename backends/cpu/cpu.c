@@ -123,18 +123,26 @@ static enum hop_status cpu_init(void **state, char *why, size_t why_len)
   return HOP_OK;
 }
 
-static double cpu_predict(void *state, const struct hop_call *g)
+/* The untuned model's guess for a call; < 0 where `hopblas tune` measured the curve. */
+static double untuned_guess(const struct hop_cpu_state *st, const struct hop_call *g)
 {
-  const struct hop_cpu_state *st = state;
-  double calibrated = hop_calib_cpu_seconds(g); /* the curve `hopblas tune` measured */
-  if (calibrated >= 0.0)
-    return calibrated / hop_cpu_threads_share(st);
+  if (hop_calib_cpu_seconds(g) >= 0.0)
+    return -1.0;
   double flops = hop_call_flops(g);
   double size = cbrt((double)g->m * g->n * g->k);
   double rate = st->peak_gflops * 1e9 * size / (size + 96.0); /* small calls run below peak */
   if (hop_cpu_double_rate(g->dtype))
     rate /= 2.0; /* a double fills half the SIMD lanes */
   return 1e-6 + flops / (rate * hop_cpu_threads_share(st));
+}
+
+static double cpu_predict(void *state, const struct hop_call *g)
+{
+  const struct hop_cpu_state *st = state;
+  double calibrated = hop_calib_cpu_seconds(g); /* the curve `hopblas tune` measured */
+  if (calibrated >= 0.0)
+    return calibrated / hop_cpu_threads_share(st);
+  return untuned_guess(st, g) * hop_cpu_learned(g->dtype); /* learn.c */
 }
 
 static enum hop_status cpu_gemm(const struct hop_cpu_state *st, const struct hop_call *g)
@@ -179,7 +187,12 @@ static enum hop_status cpu_run(void *state, const struct hop_call *g)
   const struct hop_cpu_state *st = state;
   bool capped;
   hop_cpu_threads_begin(st, &capped); /* off the cores a device engine's copies use */
+  double guess = untuned_guess(st, g);
+  bool timed = hop_cpu_learns(g, guess);
+  double t0 = timed ? hop_cpu_learn_clock() : 0.0;
   enum hop_status rc = cpu_call(st, g);
+  if (timed && rc == HOP_OK)
+    hop_cpu_learn(g, guess, hop_cpu_learn_clock() - t0);
   hop_cpu_threads_end(st, capped);
   return rc;
 }

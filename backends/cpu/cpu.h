@@ -71,6 +71,14 @@ double hop_cpu_threads_share(const struct hop_cpu_state *st);
 void hop_cpu_threads_begin(const struct hop_cpu_state *st, bool *capped);
 void hop_cpu_threads_end(const struct hop_cpu_state *st, bool capped);
 
+/* ---- the untuned model corrected by the calls the engine ran (learn.c) ---- */
+/* What the untuned guess for a call of this dtype is multiplied by (1 until learnt). */
+double hop_cpu_learned(enum hop_dtype dt);
+/* Whether a call with this untuned guess (seconds; < 0: tuned) is timed to learn from. */
+bool hop_cpu_learns(const struct hop_call *g, double guessed_s);
+void hop_cpu_learn(const struct hop_call *g, double guessed_s, double measured_s);
+double hop_cpu_learn_clock(void);
+
 /* Which CPU BLAS the engine uses (path or "built-in reference"). */
 const char *hop_cpu_blas_name(void);
 

@@ -2,7 +2,7 @@
 # and route.test need the OpenCL engine; every test is shipped either way.
 HOP_TUNE_TESTS = test/tune/cache.test test/tune/fuzz.test
 if HOP_OPENCL
-HOP_TUNE_TESTS += test/tune/pocl.test test/tune/route.test
+HOP_TUNE_TESTS += test/tune/pocl.test test/tune/route.test test/tune/learn.test
 endif
 TESTS += $(HOP_TUNE_TESTS)
 dist_check_SCRIPTS += $(HOP_TUNE_TESTS)
