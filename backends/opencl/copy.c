@@ -31,7 +31,7 @@ enum {
   COPY_DEFAULT_MAX = 16,       /* more than this rarely adds bandwidth */
   COPY_MIN_BYTES = 1 << 20,    /* below this, handing out chunks costs more than it saves */
   COPY_MIN_CHUNK = 64 << 10,   /* each chunk at least this much */
-  COPY_CHUNKS_PER_THREAD = 4,
+  COPY_CHUNKS_PER_THREAD = 4, /* HOPBLAS_OPENCL_COPY_CHUNKS's default */
 };
 
 /* How long a thread spins for the next job (or for the job's end) before it sleeps. */
@@ -54,6 +54,7 @@ struct hop_ocl_copy {
   pthread_mutex_t lock;
   pthread_cond_t go, finished;
   int threads; /* workers started, plus the calling thread */
+  int chunks_per_thread;
   atomic_bool quit;
   _Atomic uint64_t next;
   _Atomic(hop_ocl_copy_fn *) fn; /* the job: columns [0, cols) in `chunks` chunks */
@@ -194,6 +195,7 @@ static struct hop_ocl_copy *copy_pool(struct hop_ocl_state *st)
   pthread_mutex_init(&cp->lock, NULL);
   pthread_cond_init(&cp->go, NULL);
   pthread_cond_init(&cp->finished, NULL);
+  cp->chunks_per_thread = (int)hop_config_int("HOPBLAS_OPENCL_COPY_CHUNKS", 1, 16, COPY_CHUNKS_PER_THREAD);
   atomic_store(&cp->next, (uint64_t)CLOSED); /* round 0, which no worker takes */
   /* The workers take none of the host program's signals. */
   sigset_t all, old;
@@ -250,7 +252,7 @@ void hop_ocl_copy_columns(struct hop_ocl_state *st, size_t bytes, int cols, hop_
 {
   struct hop_ocl_copy *cp = bytes >= COPY_MIN_BYTES && cols > 1 ? copy_pool(st) : NULL;
   size_t by_size = bytes / COPY_MIN_CHUNK;
-  int chunks = cp == NULL ? 1 : cp->threads * COPY_CHUNKS_PER_THREAD;
+  int chunks = cp == NULL ? 1 : cp->threads * cp->chunks_per_thread;
   chunks = (size_t)chunks > by_size ? (int)by_size : chunks;
   chunks = chunks > cols ? cols : chunks;
   if (chunks < 2) {

@@ -26,7 +26,9 @@ sed 's/^NVBLAS_GPU_LIST .*/NVBLAS_GPU_LIST 0/' $P/nvblas.conf >$P/nvblas0.conf
 want() { case " $steps " in *" $1 "*) echo "## $1 at $(( $(date +%s) - t0 )) s"; return 0 ;; esac; return 1; }
 # The reference LAPACK first, then OpenBLAS's libblas.so.3.
 LP=$lib/lapack:$LD_LIBRARY_PATH
-# hopblas best of 2; the anchors (OpenBLAS, NVBLAS: seconds to minutes a call) once.
+# hopblas and NVBLAS the best of 2 in one process (both warm: a first call in a process pays
+# the library's start-up, about half a second for either); OpenBLAS once. Every size after the
+# first runs in a process that ran the sizes before it: fresh.sh runs each in a process of its own.
 bench() { r=$1; shift; LD_LIBRARY_PATH=$LP timeout 280 $dir/bin/lapack-bench --reps "$r" "$@"; }
 # hopblas_step NAME DEVICE SIZES...: its output, trace and engine counts per routine.
 hopblas_step() {
@@ -41,7 +43,7 @@ hopblas_step() {
 }
 nvblas_step() { # NAME CONFIG SIZES...
   name=$1 conf=$2; shift 2
-  NVBLAS_CONFIG_FILE=$conf LD_PRELOAD=$nvblas bench 1 "$@" >$P/$name.txt 2>&1
+  NVBLAS_CONFIG_FILE=$conf LD_PRELOAD=$nvblas bench 2 "$@" >$P/$name.txt 2>&1
   grep -v cublasXt $P/$name.txt; echo "cublasXt errors: $(grep -c cublasXt $P/$name.txt)"
 }
 want openblas && { bench 1 $sizes >$P/openblas.txt 2>&1; cat $P/openblas.txt; }
