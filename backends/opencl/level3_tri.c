@@ -15,8 +15,11 @@
  * B(rest) = -op(A)(rest, I) X(I) + beta B(rest); a solved block is taken
  * from the rows beyond it by one GEMM as deep as the block.  beta is alpha
  * at the first launch that reaches a row (which scales it once), 1 after.
- * B comes back once, at the end, one share crossing the link while the
- * one before is written into the caller's B.
+ * B goes up first; A goes up block by block as the solve reaches it, only
+ * the panel of its stored triangle that block's solves and launches read
+ * (about half of A in all), and the device waits for each panel's upload
+ * while the host packs the next.  B comes back once, at the end, one share
+ * crossing the link while the one before is written into the caller's B.
  *
  * Neither writes B before every launch and the read-back succeeded: a
  * failure leaves it untouched, for the next engine. */
@@ -36,6 +39,7 @@ struct tri {
   int64_t nb;
   bool left, op_upper;
   cl_mem a, b, c; /* A (k x k, ld k), B (m x n, ld m), trmm's C (m x n, ld m) */
+  struct hop_ocl_stager *sg; /* the pinned ring trsm's panels of A go up through */
   enum hop_ocl_kernel kernel;
   cl_int err;
 };
@@ -355,6 +359,35 @@ static enum hop_status fetch(struct tri *t)
  * rank-nb updates of every unsolved row would run at a fraction of it. */
 enum { OUTER = 8 };
 
+/* The device waits for ev before what is queued after (ev released). */
+static void await_upload(struct tri *t, cl_event ev)
+{
+  if (t->err == CL_SUCCESS)
+    t->err = clEnqueueBarrierWithWaitList(queue(t), 1, &ev, NULL);
+  clReleaseEvent(ev);
+}
+
+/* Up with the panel of stored A that block [b0, b0 + blen) reads: op(A)(X,
+ * block) on the left, op(A)(block, X) on the right, X the block and the
+ * rows (left) or columns (right) of op(A) it updates, which lie beyond it
+ * in the solve's order; then the device waits for it. */
+static void upload_panel(struct tri *t, int64_t b0, int64_t blen, bool forward)
+{
+  if (t->err != CL_SUCCESS)
+    return;
+  const struct hop_call *g = t->g;
+  int64_t x0 = forward ? b0 : 0, nx = forward ? t->k - b0 : b0 + blen;
+  /* X runs along stored rows when it runs along op(A)'s rows (left) untransposed, or its columns transposed. */
+  bool x_rows = t->left != hop_transposed(g->ta);
+  int64_t r0 = x_rows ? x0 : b0, rows = x_rows ? nx : blen;
+  int64_t c0 = x_rows ? b0 : x0, cols = x_rows ? blen : nx;
+  cl_event up = NULL;
+  t->err = hop_ocl_stage_upload_at(t->st, t->sg, g->a, (int)g->lda, t->e, (int)r0, (int)c0,
+                                   (int)rows, (int)cols, t->a, (int)t->k, &up);
+  if (up != NULL)
+    await_upload(t, up);
+}
+
 static enum hop_status trsm(struct tri *t)
 {
   const struct hop_call *g = t->g;
@@ -370,6 +403,7 @@ static enum hop_status trsm(struct tri *t)
   for (int64_t b = 0; b < blocks && t->err == CL_SUCCESS; b++) {
     int64_t b0 = (forward ? b : blocks - 1 - b) * ob, blen = t->k - b0 < ob ? t->k - b0 : ob;
     int64_t slabs = (blen + t->nb - 1) / t->nb;
+    upload_panel(t, b0, blen, forward);
     for (int64_t s = 0; s < slabs && t->err == CL_SUCCESS; s++) {
       int64_t s0 = b0 + (forward ? s : slabs - 1 - s) * t->nb, len = slab_len(t, s0);
       double step_alpha = b == 0 && s == 0 ? g->alpha.re : 1.0;
@@ -423,25 +457,32 @@ enum hop_status hop_ocl_triangular(struct hop_ocl_state *st, const struct hop_ca
   if (err != CL_SUCCESS)
     return hop_ocl_status(err);
   t.a = p->dev[0][0].mem, t.b = p->dev[1][0].mem, t.c = p->dev[2][0].mem;
-  /* A's k x k square (the other triangle too: no launch reads it) and B,
-   * once, through the pinned ring of the staged path (copy threads pack a
-   * chunk while the previous one crosses the link). */
+  /* B, and for trmm A's k x k square (the other triangle too: no launch
+   * reads it), through the pinned ring of the staged path (copy threads
+   * pack a chunk while the previous one crosses the link); trsm's A
+   * follows in panels (upload_panel). */
   struct hop_ocl_stager sg = {.chunk = hop_ocl_chunk_bytes(st)};
+  t.sg = &sg;
   cl_event up_a = NULL, up_b = NULL;
-  t.err = hop_ocl_stage_upload(st, &sg, g->a, NULL, (int)g->lda, t.e, 0, 0, (int)t.k, (int)t.k,
-                               t.a, NULL, &up_a);
+  if (g->op == HOP_OP_TRMM)
+    t.err = hop_ocl_stage_upload(st, &sg, g->a, NULL, (int)g->lda, t.e, 0, 0, (int)t.k, (int)t.k,
+                                 t.a, NULL, &up_a);
   if (t.err == CL_SUCCESS)
     t.err = hop_ocl_stage_upload(st, &sg, g->c, NULL, (int)g->ldc, t.e, 0, 0, (int)g->m,
                                  (int)g->n, t.b, NULL, &up_b);
-  if (t.err == CL_SUCCESS)
-    t.err = hop_ocl_wait(st, up_b); /* Q_UP is in order: the last upload stands for all */
-  hop_ocl_ev_put(&up_a, NULL), hop_ocl_ev_put(&up_b, NULL);
-  hop_ocl_stager_end(&sg);
-  if (t.err != CL_SUCCESS)
+  hop_ocl_ev_put(&up_a, NULL);
+  if (up_b != NULL) /* Q_UP is in order: the last upload stands for all */
+    await_upload(&t, up_b);
+  if (t.err != CL_SUCCESS) {
+    clFinish(st->q[HOP_OCL_Q_UP]); /* nothing in flight from the ring once we return */
+    hop_ocl_stager_end(&sg);
     return hop_ocl_status(t.err);
+  }
   hop_ocl_family_call_begin(st);
   rc = g->op == HOP_OP_TRMM ? trmm(&t) : trsm(&t);
   hop_ocl_family_call_end(st, g);
+  clFinish(st->q[HOP_OCL_Q_UP]);
+  hop_ocl_stager_end(&sg);
   st->failures = t.err == CL_SUCCESS ? 0 : st->failures + 1;
   return rc;
 }

@@ -310,16 +310,18 @@ void hop_ocl_stager_end(struct hop_ocl_stager *sg)
 }
 
 /* Copy the rows x cols block at (row0, col0) of x (column-major, ld; or of
- * the plane `view` when not NULL) into dev, densely from offset 0, through the ring of pinned buffers: whole
+ * the plane `view` when not NULL) into dev through the ring of pinned
+ * buffers: densely from offset 0 when dev_ld is 0, else at the same
+ * (row0, col0) of a column-major dev of leading dimension dev_ld.  Whole
  * columns of about sg->chunk bytes at a time, each upload flushed at once
  * so that it crosses the link while the next chunk is packed.  A ring
  * buffer is refilled once its previous upload has left it.  The uploads
  * wait for `after` (the last kernel that read dev); *done is the last one
  * (the queue is in order: it stands for them all). */
-cl_int hop_ocl_stage_upload(struct hop_ocl_state *st, struct hop_ocl_stager *sg, const void *x,
-                            const struct hop_plane_view *view, int ld, size_t esize, int row0,
-                            int col0, int rows, int cols, cl_mem dev, cl_event after,
-                            cl_event *done)
+static cl_int stage_upload(struct hop_ocl_state *st, struct hop_ocl_stager *sg, const void *x,
+                           const struct hop_plane_view *view, int ld, size_t esize, int row0,
+                           int col0, int rows, int cols, cl_mem dev, int dev_ld, cl_event after,
+                           cl_event *done)
 {
   size_t col_bytes = (size_t)rows * esize;
   size_t per = sg->chunk / col_bytes;
@@ -348,9 +350,18 @@ cl_int hop_ocl_stage_upload(struct hop_ocl_state *st, struct hop_ocl_stager *sg,
     sg->pack_bytes += (double)n * (double)col_bytes;
     if (hop_ocl_fault_hit(&st->fault, HOP_OCL_FAULT_UPLOAD))
       return CL_OUT_OF_RESOURCES;
-    err = clEnqueueWriteBuffer(st->q[HOP_OCL_Q_UP], dev, CL_FALSE, (size_t)j * col_bytes,
-                               (size_t)n * col_bytes, ring->host, after != NULL,
-                               after != NULL ? &after : NULL, &ev);
+    cl_uint waits = after != NULL;
+    const cl_event *wait = after != NULL ? &after : NULL;
+    if (dev_ld == 0) {
+      err = clEnqueueWriteBuffer(st->q[HOP_OCL_Q_UP], dev, CL_FALSE, (size_t)j * col_bytes,
+                                 (size_t)n * col_bytes, ring->host, waits, wait, &ev);
+    } else {
+      size_t dev_origin[3] = {(size_t)row0 * esize, (size_t)col0 + (size_t)j, 0};
+      size_t host_origin[3] = {0, 0, 0}, region[3] = {col_bytes, (size_t)n, 1};
+      err = clEnqueueWriteBufferRect(st->q[HOP_OCL_Q_UP], dev, CL_FALSE, dev_origin, host_origin,
+                                     region, (size_t)dev_ld * esize, 0, col_bytes, 0, ring->host,
+                                     waits, wait, &ev);
+    }
     if (err != CL_SUCCESS)
       return err;
     clFlush(st->q[HOP_OCL_Q_UP]);
@@ -362,4 +373,19 @@ cl_int hop_ocl_stage_upload(struct hop_ocl_state *st, struct hop_ocl_stager *sg,
   clRetainEvent(ev);
   *done = ev;
   return CL_SUCCESS;
+}
+
+cl_int hop_ocl_stage_upload(struct hop_ocl_state *st, struct hop_ocl_stager *sg, const void *x,
+                            const struct hop_plane_view *view, int ld, size_t esize, int row0,
+                            int col0, int rows, int cols, cl_mem dev, cl_event after,
+                            cl_event *done)
+{
+  return stage_upload(st, sg, x, view, ld, esize, row0, col0, rows, cols, dev, 0, after, done);
+}
+
+cl_int hop_ocl_stage_upload_at(struct hop_ocl_state *st, struct hop_ocl_stager *sg, const void *x,
+                               int ld, size_t esize, int row0, int col0, int rows, int cols,
+                               cl_mem dev, int dev_ld, cl_event *done)
+{
+  return stage_upload(st, sg, x, NULL, ld, esize, row0, col0, rows, cols, dev, dev_ld, NULL, done);
 }
