@@ -11,7 +11,7 @@ trap 'tar czf $OUT/ab.tgz -C $P . 2>/dev/null; exit' EXIT TERM INT
 . benchmark/nvidia/device-env.sh
 sed "s/^NVBLAS_GPU_LIST .*/NVBLAS_GPU_LIST 0/" $P/nvblas.conf >$P/nvblas0.conf
 LP=$lib/lapack:$LD_LIBRARY_PATH
-HOPBLAS_DEVICE=0 HOPBLAS_BACKEND=opencl $dir/bin/hopblas bench --sizes 2048 --engines hopblas --mode host --dtype s,d --min-time 0 --reps 1 >$P/warm.txt 2>&1
+HOPBLAS_DEVICE=0 $dir/bin/hopblas bench --sizes 2048 --engines opencl --mode host --dtype s,d --min-time 0 --reps 2 >$P/warm.txt 2>&1
 echo "## gemm at $(( $(date +%s) - t0 )) s"
 for v in 1 4 1 4; do
   for dev in all; do

@@ -57,9 +57,9 @@ run() {
 if want warm; then
   HOPBLAS_DEVICE=all $dir/bin/hopblas info >$P/info.txt 2>&1
   grep -E '^  (link|device|devices|shared|cost model)' $P/info.txt
-  HOPBLAS_DEVICE=all HOPBLAS_BACKEND=opencl $dir/bin/hopblas bench --sizes 1024 --engines hopblas --mode host \
-    --dtype s,d,c,z --min-time 0 --reps 1 >$P/warm.txt 2>&1
-  grep -c 'ran on opencl' $P/warm.txt
+  HOPBLAS_DEVICE=all $dir/bin/hopblas bench --sizes 1024 --engines opencl --mode host \
+    --dtype s,d,c,z --min-time 0 --reps 2 >$P/warm.txt 2>&1
+  echo "programs built: $(grep -c "^opencl .* ok" $P/warm.txt) GEMMs on opencl"
 fi
 want hopblas && for sz in $sizes; do run hopblas $sz HOPBLAS_DEVICE=0; done
 want splitcpu && for sz in ${FRESH_SPLIT_SIZES:-dgetrf:8192 dgetrf:16384}; do run splitcpu $sz HOPBLAS_DEVICE=0 HOPBLAS_OPENCL_SPLIT_CPU=1; done
