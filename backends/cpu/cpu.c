@@ -337,7 +337,8 @@ static void cpu_describe(void *state, FILE *out)
     else
       fprintf(out, "    double (d, z): not calibrated; half the float curve\n");
   } else
-    fprintf(out, "    model peak (untuned default): %.0f GFLOPS, double (d, z) %.0f\n",
+    fprintf(out, "    model peak (untuned default): %.0f GFLOPS, double (d, z) %.0f; in a program, "
+                 "corrected by the GEMMs of 2 ms or more it runs\n",
             st->peak_gflops, st->peak_gflops / 2.0);
   if (st->sgemm != NULL && st->spin != HOP_CPU_SPIN_UNKNOWN)
     fprintf(out, "    %s\n", hop_cpu_spin_text(st->spin));
