@@ -142,7 +142,7 @@ static double cpu_predict(void *state, const struct hop_call *g)
   double calibrated = hop_calib_cpu_seconds(g); /* the curve `hopblas tune` measured */
   if (calibrated >= 0.0)
     return calibrated / hop_cpu_threads_share(st);
-  return untuned_guess(st, g) * hop_cpu_learned(g->dtype); /* learn.c */
+  return untuned_guess(st, g) * hop_cpu_learned(g); /* learn.c */
 }
 
 static enum hop_status cpu_gemm(const struct hop_cpu_state *st, const struct hop_call *g)

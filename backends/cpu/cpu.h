@@ -72,8 +72,8 @@ void hop_cpu_threads_begin(const struct hop_cpu_state *st, bool *capped);
 void hop_cpu_threads_end(const struct hop_cpu_state *st, bool capped);
 
 /* ---- the untuned model corrected by the calls the engine ran (learn.c) ---- */
-/* What the untuned guess for a call of this dtype is multiplied by (1 until learnt). */
-double hop_cpu_learned(enum hop_dtype dt);
+/* What the untuned guess for a call of this routine and dtype is multiplied by (1 until learnt). */
+double hop_cpu_learned(const struct hop_call *g);
 /* Whether a call with this untuned guess (seconds; < 0: tuned) is timed to learn from. */
 bool hop_cpu_learns(const struct hop_call *g, double guessed_s);
 void hop_cpu_learn(const struct hop_call *g, double guessed_s, double measured_s);
