@@ -12,8 +12,13 @@
  * correction of its routine and precision towards measured / guessed,
  * geometrically: the first half of the way, later ones a quarter, so that
  * one disturbed call (the program's first touch of a fresh matrix, a busy
- * host) does not swing the routing.  Float (s, c) and double (d, z)
- * apart; the half types convert panels on the host and keep their guess. */
+ * host) does not swing the routing.  A call guessed shorter than that
+ * moves it in proportion to its guess: a stall of a few milliseconds in a
+ * call guessed at a tenth of one is not a rate (on this 2-core VM one
+ * swung double GEMM's prediction fourfold), while dpotrf's hundreds of
+ * dsyrk calls still teach it in a few dozen.  Float (s, c) and double
+ * (d, z) apart; the half types convert panels on the host and keep their
+ * guess. */
 #include <math.h>
 #include <stdatomic.h>
 #include <time.h>
@@ -74,7 +79,7 @@ void hop_cpu_learn(const struct hop_call *g, double guessed_s, double measured_s
   double step = measured_s / guessed_s;
   step = step > LEARN_MAX_STEP ? LEARN_MAX_STEP : step < 1.0 / LEARN_MAX_STEP ? 1.0 / LEARN_MAX_STEP : step;
   bool first = atomic_fetch_add(&learn[g->op][c].learnt, 1) == 0;
-  double w = first ? 0.5 : 0.25;
+  double w = (first ? 0.5 : 0.25) * (guessed_s < LEARN_MIN_S ? guessed_s / LEARN_MIN_S : 1.0);
   /* A lost update between two threads only delays the correction. */
   double now = pow(hop_cpu_learned(g), 1.0 - w) * pow(step, w);
   atomic_store(&learn[g->op][c].factor, now);

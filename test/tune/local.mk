@@ -14,3 +14,10 @@ test_tune_tune_cache_SOURCES = test/tune/tune-cache.c backends/registry.c
 test_tune_tune_cache_CPPFLAGS = $(AM_CPPFLAGS)
 test_tune_tune_cache_LDFLAGS = -no-install
 test_tune_tune_cache_LDADD = libhopcore.la
+
+# learn-arith checks backends/cpu/learn.c's arithmetic on made-up timings.
+check_PROGRAMS += test/tune/learn-arith
+test_tune_learn_arith_SOURCES = test/tune/learn-arith.c backends/registry.c
+test_tune_learn_arith_CPPFLAGS = $(AM_CPPFLAGS)
+test_tune_learn_arith_LDFLAGS = -no-install
+test_tune_learn_arith_LDADD = libhopcore.la
