@@ -185,9 +185,11 @@ static enum hop_status cpu_call(const struct hop_cpu_state *st, const struct hop
 static enum hop_status cpu_run(void *state, const struct hop_call *g)
 {
   const struct hop_cpu_state *st = state;
+  /* Guessed before the cap: under it OpenBLAS reports the capped count, and
+   * the guess would leave out the share the prediction divides by. */
+  double guess = untuned_guess(st, g);
   bool capped;
   hop_cpu_threads_begin(st, &capped); /* off the cores a device engine's copies use */
-  double guess = untuned_guess(st, g);
   bool timed = hop_cpu_learns(g, guess);
   double t0 = timed ? hop_cpu_learn_clock() : 0.0;
   enum hop_status rc = cpu_call(st, g);
@@ -338,7 +340,7 @@ static void cpu_describe(void *state, FILE *out)
       fprintf(out, "    double (d, z): not calibrated; half the float curve\n");
   } else
     fprintf(out, "    model peak (untuned default): %.0f GFLOPS, double (d, z) %.0f; in a program, "
-                 "corrected by the GEMMs of 2 ms or more it runs\n",
+                 "corrected per routine by the calls it runs (guessed or taking 2 ms or more)\n",
             st->peak_gflops, st->peak_gflops / 2.0);
   if (st->sgemm != NULL && st->spin != HOP_CPU_SPIN_UNKNOWN)
     fprintf(out, "    %s\n", hop_cpu_spin_text(st->spin));
