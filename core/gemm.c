@@ -2,7 +2,6 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "hop.h"
 
@@ -37,13 +36,6 @@ void hop_fallback_block(const struct hop_call *g, int64_t i0, int64_t rows, int6
     }
     run_lo = lo, run_hi = hi;
   }
-}
-
-static double now_seconds(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 enum { LOCAL_GROUPS = 16 };
@@ -113,7 +105,7 @@ void hop_call_run(const struct hop_call *g)
   }
   const struct hop_config *cfg = hop_config();
   bool tracing = cfg->trace_path[0] != '\0', telling = cfg->verbose >= 2;
-  double t0 = tracing ? now_seconds() : 0.0;
+  double t0 = tracing ? hop_now() : 0.0;
   hop_reentry_enter();
   struct hop_route_result res; /* not zeroed whole: the why buffer is only filled when read */
   res.explain = tracing || telling;
@@ -139,6 +131,6 @@ void hop_call_run(const struct hop_call *g)
     hop_log(2, "route: %s %s %" PRId64 "x%" PRId64 "x%" PRId64 " -> %s: %s", g->symbol, hop_dtype_name(g->dtype), g->m, g->n,
             g->k, engine, res.why);
   if (tracing)
-    hop_trace_row(g, engine, res.why, now_seconds() - t0,
+    hop_trace_row(g, engine, res.why, hop_now() - t0,
                   res.verify);
 }

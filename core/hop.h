@@ -607,6 +607,8 @@ void hop_parallel(int threads, int64_t items, hop_share_fn *fn, void *arg);
 void hop_host_cores_reserve(int cores);
 int hop_host_cores_reserved(void);
 int hop_parallel_threads(double work, double per_thread, int64_t items);
+/* Monotonic seconds (core/clock.c). */
+double hop_now(void);
 
 /* ---- half precision (core/half.c) -------------------------------------- */
 float hop_half_to_float(uint16_t h);

@@ -10,7 +10,6 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cpu.h"
@@ -121,13 +120,6 @@ bool hop_calib_cpu_curve(bool dbl, struct hop_curve *c)
 
 /* ---- measuring -------------------------------------------------------------- */
 
-static double now(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* Best seconds of one n x n x n sgemm or dgemm on the CPU engine: 3 runs,
  * more until 50 ms have passed (within the deadline), so the clock's
  * resolution and a stray interruption do not count; the best run is the
@@ -139,11 +131,11 @@ static double time_cpu(bool dbl, int n, void *a, void *b, void *c, double deadli
                        .alpha = {1.0, 0.0}, .beta = {0.0, 0.0}, .a = a, .lda = n, .b = b, .ldb = n,
                        .c = c, .ldc = n};
   hop_fallback_run(&g); /* warm-up: threads started, pages touched */
-  double best = INFINITY, start = now();
-  for (int runs = 0; runs < 3 || (now() - start < 0.05 && now() < deadline); runs++) {
-    double t0 = now();
+  double best = INFINITY, start = hop_now();
+  for (int runs = 0; runs < 3 || (hop_now() - start < 0.05 && hop_now() < deadline); runs++) {
+    double t0 = hop_now();
     hop_fallback_run(&g);
-    double t = now() - t0;
+    double t = hop_now() - t0;
     best = t < best ? t : best;
   }
   return best;
@@ -166,7 +158,7 @@ static bool measure_curve(bool dbl, const int *sizes, int count, size_t elems, d
   }
   /* Sizes up to 512 always: they are quick, and the crossover is usually among them. */
   for (int i = 0; a != NULL && b != NULL && c != NULL && i < count &&
-                  (now() < deadline || sizes[i] <= 512); i++) {
+                  (hop_now() < deadline || sizes[i] <= 512); i++) {
     int n = sizes[i];
     double t = time_cpu(dbl, n, a, b, c, deadline);
     if (out->n == 0 || n > out->size[out->n - 1]) {
@@ -197,7 +189,7 @@ bool hop_calib_cpu_measure(const int *sizes, double budget_s, struct hop_curve *
     count++;
   }
   size_t elems = (size_t)largest * (size_t)largest;
-  double start = now();
+  double start = hop_now();
   /* Float first, in two thirds of the time; double in what is left. */
   bool ok = measure_curve(false, sizes, count, elems, start + budget_s * 2.0 / 3.0, out, progress,
                           arg, &done, 2 * count);

@@ -191,10 +191,10 @@ static enum hop_status cpu_run(void *state, const struct hop_call *g)
   bool capped;
   hop_cpu_threads_begin(st, &capped); /* off the cores a device engine's copies use */
   bool timed = hop_cpu_learns(g, guess);
-  double t0 = timed ? hop_cpu_learn_clock() : 0.0;
+  double t0 = timed ? hop_now() : 0.0;
   enum hop_status rc = cpu_call(st, g);
   if (timed && rc == HOP_OK)
-    hop_cpu_learn(g, guess, hop_cpu_learn_clock() - t0);
+    hop_cpu_learn(g, guess, hop_now() - t0);
   hop_cpu_threads_end(st, capped);
   return rc;
 }

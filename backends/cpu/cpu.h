@@ -77,7 +77,6 @@ double hop_cpu_learned(const struct hop_call *g);
 /* Whether a call with this untuned guess (seconds; < 0: tuned) is timed to learn from. */
 bool hop_cpu_learns(const struct hop_call *g, double guessed_s);
 void hop_cpu_learn(const struct hop_call *g, double guessed_s, double measured_s);
-double hop_cpu_learn_clock(void);
 
 /* Which CPU BLAS the engine uses (path or "built-in reference"). */
 const char *hop_cpu_blas_name(void);

@@ -21,7 +21,6 @@
  * guess. */
 #include <math.h>
 #include <stdatomic.h>
-#include <time.h>
 
 #include "cpu.h"
 
@@ -56,13 +55,6 @@ double hop_cpu_learned(const struct hop_call *g)
   int c = learn_class(g->dtype);
   double f = c < 0 || g->op >= HOP_OP_COUNT ? 0.0 : atomic_load(&learn[g->op][c].factor);
   return f > 0.0 ? f : 1.0;
-}
-
-double hop_cpu_learn_clock(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 bool hop_cpu_learns(const struct hop_call *g, double guessed_s)

@@ -21,7 +21,6 @@
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "ocl.h"
@@ -70,13 +69,6 @@ static void share(int cols, int parts, int part, int *j0, int *j1)
   *j1 = (int)((long long)cols * (part + 1) / parts);
 }
 
-static double now(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 static void relax(void)
 {
 #if defined(__x86_64__) || defined(__i386__)
@@ -96,7 +88,7 @@ static bool spin(bool (*done)(struct hop_ocl_copy *, uint32_t), struct hop_ocl_c
       return true;
     relax();
     if (i % 256 == 0) {
-      double t = now();
+      double t = hop_now();
       if (until == 0.0)
         until = t + SPIN_S;
       else if (t > until)

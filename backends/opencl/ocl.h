@@ -309,7 +309,6 @@ void hop_ocl_pack_view(struct hop_ocl_state *st, const struct hop_plane_view *v,
 size_t hop_ocl_unpack_c(struct hop_ocl_state *st, const struct hop_call *g, bool accumulated,
                         const void *src, int i0, int j0, int rows, int cols);
 enum hop_status hop_ocl_status(cl_int err);
-double hop_ocl_now(void);
 cl_int hop_ocl_wait(struct hop_ocl_state *st, cl_event ev);
 cl_int hop_ocl_stage_upload(struct hop_ocl_state *st, struct hop_ocl_stager *sg, const void *x,
                             const struct hop_plane_view *view, int ld, size_t esize, int row0,

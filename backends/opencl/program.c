@@ -9,7 +9,6 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "family.h"
 
@@ -154,13 +153,6 @@ cl_program hop_ocl_program_build(struct hop_ocl_state *st, const char *label, co
   return prog;
 }
 
-static double now(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* The family's dgemm kernel, from the same source built with -DHOP_FP64,
  * where the family has one and the device cl_khr_fp64.  Without it the
  * engine declines d and z; pr->fp64 says why (`hopblas info`).  Built on
@@ -245,7 +237,7 @@ static enum hop_status build_with(struct hop_ocl_state *st, const struct hop_ocl
     snprintf(why, len, "build failed (injected by HOPBLAS_OPENCL_FAULT)");
     return HOP_ERR_BUILD;
   }
-  double t0 = now();
+  double t0 = hop_now();
   bool cached;
   pr->program = obtain(st, f->name, src, options, key, sizeof key, &cached, why, len);
   free(src);
@@ -263,7 +255,7 @@ static enum hop_status build_with(struct hop_ocl_state *st, const struct hop_ocl
   pr->fp64_tried = false; /* built on the first double call (hop_ocl_program_fp64) */
   snprintf(pr->fp64, sizeof pr->fp64, "built on the first dgemm or zgemm");
   snprintf(pr->origin, sizeof pr->origin, "%s in %.2f s",
-           cached ? "loaded from the binary cache" : "built from source", now() - t0);
+           cached ? "loaded from the binary cache" : "built from source", hop_now() - t0);
   hop_log(2, "opencl: %s program %s", f->name, pr->origin);
   return HOP_OK;
 }
@@ -306,7 +298,7 @@ static enum hop_status build_units(struct hop_ocl_state *st, char *why, size_t l
     snprintf(why, len, "build failed (injected by HOPBLAS_OPENCL_FAULT)");
     return HOP_ERR_BUILD;
   }
-  double t0 = now();
+  double t0 = hop_now();
   char names[160] = "";
   for (int u = 0; u < n; u++) {
     pr->units = u + 1;
@@ -326,7 +318,7 @@ static enum hop_status build_units(struct hop_ocl_state *st, char *why, size_t l
            hits == built ? "loaded from the binary cache"
            : hits == 0   ? "built from source"
                          : "built from source and the binary cache",
-           now() - t0);
+           hop_now() - t0);
   hop_log(2, "opencl: %s programs: %s", f->name, pr->origin);
   return HOP_OK;
 }

@@ -54,18 +54,18 @@ void hop_ocl_call_flush(struct hop_ocl_call *c)
 /* Wait for ev, counted as the host's waiting time. */
 static cl_int wait_ok(struct hop_ocl_call *c, cl_event ev)
 {
-  double t0 = hop_ocl_now();
+  double t0 = hop_now();
   cl_int err = hop_ocl_wait(c->st, ev);
-  c->sg.wait_s += hop_ocl_now() - t0;
+  c->sg.wait_s += hop_now() - t0;
   return err;
 }
 
 void hop_ocl_call_pack(struct hop_ocl_call *c, const void *x, int ld, size_t e, int r0, int c0,
                        int rows, int cols, void *dst)
 {
-  double t0 = hop_ocl_now();
+  double t0 = hop_now();
   hop_ocl_pack(c->st, x, ld, e, r0, c0, rows, cols, dst);
-  c->sg.pack_s += hop_ocl_now() - t0;
+  c->sg.pack_s += hop_now() - t0;
   c->sg.pack_bytes += (double)rows * (double)cols * (double)e;
 }
 
@@ -283,10 +283,10 @@ static bool tile_finish(struct hop_ocl_call *c, struct hop_ocl_c_slot *cs)
     int j = p * cs->part_cols, n = cs->cols - j < cs->part_cols ? cs->cols - j : cs->part_cols;
     size_t off = (size_t)j * (size_t)cs->rows * c->p.c_esize;
     const unsigned char *src = c->ops->c_host(c, cs);
-    double t0 = hop_ocl_now();
+    double t0 = hop_now();
     c->redone +=
       hop_ocl_unpack_c(c->st, c->g, c->p.ksplit, src + off, cs->i0, cs->j0 + j, cs->rows, n);
-    c->sg.unpack_s += hop_ocl_now() - t0;
+    c->sg.unpack_s += hop_now() - t0;
     c->sg.unpack_bytes += (double)n * (double)cs->rows * (double)c->p.c_esize;
     c->done_cols[cs->tile] = j + n;
     c->touched = true;
@@ -433,7 +433,7 @@ static const struct hop_ocl_operands *operands(const struct hop_ocl_state *st,
 
 enum hop_status hop_ocl_run(struct hop_ocl_state *st, const struct hop_call *g)
 {
-  double t0 = hop_ocl_now();
+  double t0 = hop_now();
   enum hop_ocl_memory memory = call_memory(st, g);
   struct hop_ocl_call c = {.st = st, .g = g, .ops = operands(st, memory)};
   if (st->family->limits != NULL)
@@ -499,7 +499,7 @@ enum hop_status hop_ocl_run(struct hop_ocl_state *st, const struct hop_call *g)
     hop_log(2, "opencl recomputed %zu of %zu results on the CPU: below %.3g, where the device's "
                "flush of subnormals could have moved them", c.redone, (size_t)g->m * (size_t)g->n,
             (double)hop_subnormal_limit(g));
-  log_phases(&c, hop_ocl_now() - t0);
+  log_phases(&c, hop_now() - t0);
   free(c.done_cols);
   return rc;
 }

@@ -5,7 +5,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "engine_tools.h"
 #include "tune.h"
@@ -17,13 +16,6 @@ struct row {
   bool ok;
   struct hop_tune_result r;
 };
-
-static double now(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 struct tick {
   const struct hop_tools_progress *bar;
@@ -84,12 +76,12 @@ static bool ocl_tune(void *state, const struct hop_tune_request *rq)
   while (count < MAX_SIZES && rq->sizes[count] > 0)
     count++;
   struct row rows[MAX_SIZES];
-  double end = now() + rq->budget_s;
+  double end = hop_now() + rq->budget_s;
   bool ok = true;
   for (int i = 0; i < count; i++) {
     struct tick t = {&rq->progress, i, count, rq->sizes[i]};
     struct hop_tune_opts to = {.n = rq->sizes[i],
-                               .budget_s = fmax(0.0, (end - now()) / (count - i)),
+                               .budget_s = fmax(0.0, (end - hop_now()) / (count - i)),
                                .progress = tick, .arg = &t};
     const char *fault = hop_config_get("HOPBLAS_TUNE_FAULT");
     if (fault != NULL && strncmp(fault, "wrong:", 6) == 0)

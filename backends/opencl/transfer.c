@@ -11,7 +11,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "ocl.h"
 
@@ -280,13 +279,6 @@ size_t hop_ocl_unpack_c(struct hop_ocl_state *st, const struct hop_call *g, bool
   return u.redone;
 }
 
-double hop_ocl_now(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* Wait for ev (flushing first: it may wait on another queue); its own failure counts too. */
 cl_int hop_ocl_wait(struct hop_ocl_state *st, cl_event ev)
 {
@@ -333,9 +325,9 @@ static cl_int stage_upload(struct hop_ocl_state *st, struct hop_ocl_stager *sg, 
     int r = sg->next;
     sg->next = (r + 1) % HOP_OCL_RING;
     struct hop_ocl_slot *ring = &st->pool.ring[r];
-    double t0 = hop_ocl_now();
+    double t0 = hop_now();
     cl_int err = hop_ocl_wait(st, sg->sent[r]);
-    double t1 = hop_ocl_now();
+    double t1 = hop_now();
     sg->wait_s += t1 - t0;
     if (err == CL_SUCCESS)
       err = hop_ocl_slot_ensure(st, ring, per * col_bytes, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR,
@@ -346,7 +338,7 @@ static cl_int stage_upload(struct hop_ocl_state *st, struct hop_ocl_stager *sg, 
       hop_ocl_pack_view(st, view, row0, col0 + j, rows, n, ring->host);
     else
       hop_ocl_pack(st, x, ld, esize, row0, col0 + j, rows, n, ring->host);
-    sg->pack_s += hop_ocl_now() - t1;
+    sg->pack_s += hop_now() - t1;
     sg->pack_bytes += (double)n * (double)col_bytes;
     if (hop_ocl_fault_hit(&st->fault, HOP_OCL_FAULT_UPLOAD))
       return CL_OUT_OF_RESOURCES;

@@ -12,7 +12,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "tune.h"
 
@@ -30,13 +29,6 @@ struct search {
   bool have_prog;               /* st->prog is built with `built`'s compiled-in parameters */
   struct hop_tune_point built;
 };
-
-static double now(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* ---- one candidate ------------------------------------------------------------ */
 
@@ -109,7 +101,7 @@ static double timed(struct search *s, int *reps)
     if (err != CL_SUCCESS || t1 <= t0)
       return -1.0;
     double sec = 1e-9 * (double)(t1 - t0);
-    if (sec >= s->min_interval || *reps >= (1 << 16) || now() > s->deadline)
+    if (sec >= s->min_interval || *reps >= (1 << 16) || hop_now() > s->deadline)
       return sec / *reps;
     *reps *= sec > 0 ? (int)fmin(64.0, ceil(1.25 * s->min_interval / sec)) : 2;
     if (*reps < 2)
@@ -176,7 +168,7 @@ static double measure(struct search *s, const struct hop_tune_point *p)
            NULL) {
     int reps = 1;
     sec = timed(s, &reps);
-    for (int i = 0; i < 2 && sec > 0 && sec < 2.0 * s->best_s && now() < s->deadline; i++) {
+    for (int i = 0; i < 2 && sec > 0 && sec < 2.0 * s->best_s && hop_now() < s->deadline; i++) {
       double again = timed(s, &reps);
       sec = again > 0 && again < sec ? again : sec;
     }
@@ -185,7 +177,7 @@ static double measure(struct search *s, const struct hop_tune_point *p)
   }
   s->r->tried++;
   if (s->o->progress != NULL)
-    s->o->progress(s->r->tried, now() - s->t0, s->o->budget_s, s->o->arg);
+    s->o->progress(s->r->tried, hop_now() - s->t0, s->o->budget_s, s->o->arg);
   char text[200];
   hop_tune_point_format(s->sp, p, text, sizeof text);
   if (bad != NULL) {
@@ -259,7 +251,7 @@ static void search(struct search *s)
     for (size_t i = 0; i < count; i++) {
       if (already_seen(s, &cands[i]))
         continue;
-      if (now() >= s->deadline && s->best_s < INFINITY) { /* go on until one is right */
+      if (hop_now() >= s->deadline && s->best_s < INFINITY) { /* go on until one is right */
         r->budget_hit = true;
         return;
       }
@@ -289,7 +281,7 @@ bool hop_ocl_tune_run(struct hop_ocl_state *st, const struct hop_tune_opts *o,
   struct hop_tune_point saved_point;
   s.sp->get(st, &saved_point);
   cl_command_queue saved_q = NULL;
-  s.t0 = now();
+  s.t0 = hop_now();
   s.deadline = s.t0 + o->budget_s;
   double flops = 2.0 * pow(o->n, 3);
   if (setup(&s, o->n, &saved_q)) {
@@ -304,6 +296,6 @@ bool hop_ocl_tune_run(struct hop_ocl_state *st, const struct hop_tune_opts *o,
   teardown(&s, saved_q);
   st->prog = saved_prog;
   s.sp->set(st, &saved_point);
-  r->spent_s = now() - s.t0;
+  r->spent_s = hop_now() - s.t0;
   return r->why[0] == '\0';
 }

@@ -18,18 +18,10 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "tune.h"
 
 extern const struct hop_backend hop_backend_opencl;
-
-static double now(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static void scope_of(const struct hop_ocl_state *st, char *buf, size_t len)
 {
@@ -94,12 +86,12 @@ static double time_call(struct hop_ocl_state *st, struct hop_call *g, double dea
 {
   if (hop_backend_opencl.run(st, g) != HOP_OK)
     return -1.0;
-  double best = INFINITY, start = now();
-  for (int runs = 0; runs < 3 || (now() - start < 0.05 && now() < deadline); runs++) {
-    double t0 = now();
+  double best = INFINITY, start = hop_now();
+  for (int runs = 0; runs < 3 || (hop_now() - start < 0.05 && hop_now() < deadline); runs++) {
+    double t0 = hop_now();
     if (hop_backend_opencl.run(st, g) != HOP_OK)
       return -1.0;
-    double t = now() - t0;
+    double t = hop_now() - t0;
     best = t < best ? t : best;
   }
   return best;
@@ -127,11 +119,11 @@ double hop_ocl_link_bandwidth(struct hop_ocl_state *st, size_t max_bytes)
     memset(host, 1, bytes);
     for (int i = 0; i < 4 && err == CL_SUCCESS; i++)
       for (int dir = 0; dir < 2 && err == CL_SUCCESS; dir++) {
-        double t0 = now();
+        double t0 = hop_now();
         err = dir == 0 ? clEnqueueWriteBuffer(q, dev, CL_TRUE, 0, bytes, host, 0, NULL, NULL)
                        : clEnqueueReadBuffer(q, dev, CL_TRUE, 0, bytes, host, 0, NULL, NULL);
         if (i > 0) /* the first of each is a warm-up */
-          best[dir] = fmin(best[dir], now() - t0);
+          best[dir] = fmin(best[dir], hop_now() - t0);
       }
     clEnqueueUnmapMemObject(q, pinned, host, 0, NULL, NULL);
     clFinish(q);
@@ -177,7 +169,7 @@ static void ladder(struct hop_ocl_state *st, struct hop_call *g, const int *size
                    void (*progress)(int done, int count, void *arg), void *arg, int *done,
                    int steps)
 {
-  for (int i = 0; i < count && (now() < deadline || sizes[i] <= 512); i++) {
+  for (int i = 0; i < count && (hop_now() < deadline || sizes[i] <= 512); i++) {
     int n = sizes[i];
     g->m = g->n = g->k = g->lda = g->ldb = g->ldc = n;
     double t = time_call(st, g, deadline);
@@ -210,7 +202,7 @@ bool hop_ocl_calib_measure(struct hop_ocl_state *st, const int *sizes, double bu
     operands_free(&g);
     return false;
   }
-  double start = now(), deadline = start + budget_s;
+  double start = hop_now(), deadline = start + budget_s;
   if (st->memory == HOP_OCL_STAGED)
     out->link_bytes_s = hop_ocl_link_bandwidth(st, (size_t)64 << 20);
   out->setup_s = time_call(st, &g, deadline);
