@@ -17,18 +17,6 @@ steps=${BD_STEPS:-g0 g0copy all allcopy gemm}
 copy=${BD_COPY:-32}
 want() { case " $steps " in *" $1 "*) echo "## $1 at $(( $(date +%s) - t0 )) s"; return 0 ;; esac; return 1; }
 nproc
-# sums TRACE: calls and seconds per routine and engine (Python: the why column holds commas).
-sums() {
-  python3 - "$1" <<'PY'
-import csv, sys
-by = {}
-for r in list(csv.reader(open(sys.argv[1])))[1:]:
-    c, s = by.get((r[1], r[8]), (0, 0.0)); by[(r[1], r[8])] = (c + 1, s + float(r[10]))
-for k in sorted(by):
-    print("  %-8s %-7s %7d calls %9.3f s" % (k[0], k[1], by[k][0], by[k][1]))
-print("  level-3 total %.3f s" % sum(s for c, s in by.values()))
-PY
-}
 # lapack NAME DEVICE ENV... -- SIZES...: each size's line, then its trace's sums.
 lapack() {
   name=$1 dev=$2; shift 2
@@ -37,7 +25,7 @@ lapack() {
     env $envs HOPBLAS_DEVICE=$dev HOPBLAS_TRACE=$P/$name-$sz.csv LD_PRELOAD=$dir/lib/libhopblas.so.0 \
       LD_LIBRARY_PATH=$LP timeout 120 $dir/bin/lapack-bench --reps 1 $sz >$P/$name-$sz.log 2>&1
     grep -v '^hopblas' $P/$name-$sz.log | sed "s/^/$name /"
-    sums $P/$name-$sz.csv
+    python3 benchmark/nvidia/trace_sums.py $P/$name-$sz.csv
     gzip -f $P/$name-$sz.csv
     grep 'opencl phases' $P/$name-$sz.log | awk 'NR % 16 == 8' | sed 's/.*phases: //' | cut -c1-300 | head -10
     gzip -f $P/$name-$sz.log

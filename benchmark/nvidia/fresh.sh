@@ -26,20 +26,6 @@ sizes2=${FRESH_SIZES2:-dpotrf:16384 dgetrf:16384}
 gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
 sed 's/^NVBLAS_GPU_LIST .*/NVBLAS_GPU_LIST 0/' $P/nvblas.conf >$P/nvblas0.conf
 want() { case " $steps " in *" $1 "*) echo "## $1 at $(( $(date +%s) - t0 )) s"; return 0 ;; esac; return 1; }
-# summary TRACE SECONDS: calls and seconds per routine and engine, and the rest of the run.
-summary() {
-  python3 - "$1" "$2" <<'EOF'
-import csv, gzip, sys
-rows = list(csv.reader(open(sys.argv[1])))[1:]
-by = {}
-for r in rows:
-    k = (r[1], r[8]); c, s = by.get(k, (0, 0.0)); by[k] = (c + 1, s + float(r[10]))
-for k in sorted(by):
-    print("    %-8s %-7s %6d calls %8.3f s" % (k[0], k[1], by[k][0], by[k][1]))
-total = sum(s for c, s in by.values())
-print("    level-3 calls %.3f s; outside them %.3f s" % (total, float(sys.argv[2]) - total))
-EOF
-}
 # run NAME SIZE ENV...: $FRESH_REPEAT (2) processes of lapack-bench, each size alone; the first
 # one's trace summed.
 run() {
@@ -49,7 +35,7 @@ run() {
       timeout 150 $dir/bin/lapack-bench --reps 1 $sz >$P/$name-$sz-$i.log 2>&1
     line=$(grep -v '^hopblas' $P/$name-$sz-$i.log | tail -n 1)
     echo "$name $i $line"
-    [ $i = 1 ] && [ -s $P/$name-$sz-$i.csv ] && summary $P/$name-$sz-$i.csv "$(echo "$line" | awk '{ print $3 }')"
+    [ $i = 1 ] && [ -s $P/$name-$sz-$i.csv ] && python3 benchmark/nvidia/trace_sums.py $P/$name-$sz-$i.csv "$(echo "$line" | awk '{ print $3 }')"
     grep -h 'rate corrected' $P/$name-$sz-$i.log | head -n 1 | cut -c1-200
     gzip -f $P/$name-$sz-$i.csv $P/$name-$sz-$i.log 2>/dev/null
   done
