@@ -193,7 +193,7 @@ void hop_ocl_family_release(struct hop_ocl_state *st)
  * Written at the end of a call under the engine's lock, read by the same
  * thread when core/ writes the trace row: thread-local, no race. */
 
-static _Thread_local char detail[120];
+static _Thread_local char detail[144];
 
 void hop_ocl_family_call_begin(struct hop_ocl_state *st)
 {
@@ -209,6 +209,12 @@ void hop_ocl_family_call_end(struct hop_ocl_state *st, const struct hop_call *g)
   if (st->queue_window > 0)
     snprintf(waits, sizeof waits, " window-waits=%ld", st->window.waits);
   st->family->note(st, g, waits, detail, sizeof detail);
+}
+
+void hop_ocl_family_detail_add(const char *more)
+{
+  size_t n = strlen(detail);
+  snprintf(detail + n, sizeof detail - n, "%s", more);
 }
 
 const char *hop_ocl_family_detail(void *state)

@@ -84,6 +84,8 @@ cl_int hop_ocl_family_launch(struct hop_ocl_state *st, const struct hop_ocl_laun
                              cl_uint nwait, const cl_event *wait, cl_event *done);
 void hop_ocl_family_call_begin(struct hop_ocl_state *st);
 void hop_ocl_family_call_end(struct hop_ocl_state *st, const struct hop_call *g);
+/* More of the call's trace note, after call_end wrote it. */
+void hop_ocl_family_detail_add(const char *more);
 const char *hop_ocl_family_detail(void *state);
 
 /* generic.c: columns [col0, col0 + cols) of launch l, a narrower C and the

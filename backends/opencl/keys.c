@@ -18,6 +18,7 @@ const struct hop_config_key hop_opencl_keys[] = {
   {"HOPBLAS_OPENCL_FAULT", "test knob: build|alloc|enqueue|read|upload[:N][@D] fails the N-th such step (on device D)", HOP_KEY_VALUE},
   {"HOPBLAS_OPENCL_FTZ", "test knob: 1 treats the device as flushing subnormal floats to zero", HOP_KEY_VALUE},
   {"HOPBLAS_OPENCL_L3_BLOCK", "rows (columns) of B per slab of trmm and trsm (128)", HOP_KEY_VALUE},
+  {"HOPBLAS_OPENCL_TRSM_GROUP", "1: trsm's slabs solved by work-groups where the device allows; 0: a work-item per vector", HOP_KEY_VALUE},
   {"HOPBLAS_QUEUE_WINDOW", "wait for the device after every N commands (0 = never)", HOP_KEY_VALUE},
   {"HOPBLAS_QUEUE_SLICE_US", "with a queue window: longest predicted kernel launch (1000 us)", HOP_KEY_VALUE},
   {"HOPBLAS_OPENCL_TILE", "adreno/mali outputs per work-item: 4x8 | 4x4 | 8x4 | 8x8", HOP_KEY_VALUE},

@@ -10,7 +10,9 @@
  *
  * trsm: slab by slab in the order the substitution needs, all on the
  * device: kernels/trsm_slab.cl solves the slab against its diagonal block
- * by substitution (stable: no inverted blocks), then one GEMM launch takes
+ * by substitution (stable: no inverted blocks; a work-group per few
+ * vectors, each step of the substitution on every entry at once, where the
+ * device runs a work-group that large), then one GEMM launch takes
  * it from the unsolved rows of its block of OUTER slabs,
  * B(rest) = -op(A)(rest, I) X(I) + beta B(rest); a solved block is taken
  * from the rows beyond it by one GEMM as deep as the block.  beta is alpha
@@ -18,8 +20,8 @@
  * B goes up first; A goes up block by block as the solve reaches it, only
  * the panel of its stored triangle that block's solves and launches read
  * (about half of A in all), and the device waits for each panel's upload
- * while the host packs the next.  B comes back once, at the end, one share
- * crossing the link while the one before is written into the caller's B.
+ * while the host packs the next.  B comes back once, at the end, the next
+ * shares crossing the link while one is written into the caller's B.
  *
  * Neither writes B before every launch and the read-back succeeded: a
  * failure leaves it untouched, for the next engine. */
@@ -42,7 +44,20 @@ struct tri {
   struct hop_ocl_stager *sg; /* the pinned ring trsm's panels of A go up through */
   enum hop_ocl_kernel kernel;
   cl_int err;
+  bool timed;      /* HOPBLAS_VERBOSE=3: phases separated by waits, and logged */
+  double solve_s;  /* the slab solves' device time, when timed */
+  int solves;
+  double up_s, up_pack_s, up_bytes; /* B's (and trmm's A's) upload, when timed */
+  double compute_t0;
 };
+
+/* When timed: wait for the device and return the time. */
+static double timed_finish(struct tri *t)
+{
+  if (t->timed)
+    clFinish(t->st->q[HOP_OCL_Q_EXEC]);
+  return hop_now();
+}
 
 /* Slab s of the k slabs' dimension (rows of B on the left, columns on the right). */
 static int64_t slab_len(const struct tri *t, int64_t start) { return t->k - start < t->nb ? t->k - start : t->nb; }
@@ -191,8 +206,10 @@ static void hop_ocl_triangular_release_one(struct hop_ocl_trsm *k, int d)
     clReleaseKernel(k->kernel[d]);
   if (k->prog[d] != NULL)
     clReleaseProgram(k->prog[d]);
-  k->kernel[d] = NULL, k->prog[d] = NULL, k->nb[d] = 0;
+  k->kernel[d] = NULL, k->prog[d] = NULL, k->nb[d] = 0, k->group[d] = 0;
 }
+
+enum { SLAB_COLS = 4 }; /* vectors per work-group of the work-group solver */
 
 /* The slab solver for this precision and slab size: built once. */
 static cl_kernel slab_kernel(struct tri *t)
@@ -207,12 +224,30 @@ static cl_kernel slab_kernel(struct tri *t)
   hop_ocl_triangular_release_one(k, d);
   static const char *const files[] = {"trsm_slab.cl", NULL};
   char why[160] = "", options[96];
-  snprintf(options, sizeof options, "-DNBMAX=%d%s", (int)t->nb, d ? " -DHOP_FP64" : "");
+  snprintf(options, sizeof options, "-DNBMAX=%d -DCOLS=%d%s", (int)t->nb, SLAB_COLS,
+           d ? " -DHOP_FP64" : "");
   char *src = hop_ocl_source_join(files, why, sizeof why);
   cl_program prog = src ? hop_ocl_program_build(st, "trsm_slab", src, options, why, sizeof why) : NULL;
   free(src);
+  /* The work-group solver where the device runs a work-group of the slab's
+   * entries (HOPBLAS_OPENCL_TRSM_GROUP=0: never), else a work-item per vector. */
+  size_t group = ((size_t)t->nb + 31) / 32 * 32, most = 0;
   cl_int err = CL_BUILD_PROGRAM_FAILURE;
-  cl_kernel kn = prog ? clCreateKernel(prog, "trsm_slab", &err) : NULL;
+  cl_kernel kn = NULL;
+  if (prog != NULL && hop_config_int("HOPBLAS_OPENCL_TRSM_GROUP", 0, 1, 1) == 1) {
+    kn = clCreateKernel(prog, "trsm_slab_wg", &err);
+    if (kn != NULL &&
+        (clGetKernelWorkGroupInfo(kn, hop_ocl_device(st)->id, CL_KERNEL_WORK_GROUP_SIZE, sizeof most, &most,
+                                  NULL) != CL_SUCCESS ||
+         most < group)) {
+      clReleaseKernel(kn);
+      kn = NULL;
+    }
+  }
+  if (kn == NULL)
+    group = 0;
+  if (kn == NULL && prog != NULL)
+    kn = clCreateKernel(prog, "trsm_slab", &err);
   if (kn == NULL) {
     hop_log(1, "opencl: trsm's slab solver did not build (%s); %ctrsm stays on the CPU",
             why[0] ? why : "no kernel", d ? 'd' : 's');
@@ -221,6 +256,7 @@ static cl_kernel slab_kernel(struct tri *t)
     k->failed[d] = true;
     return NULL;
   }
+  k->group[d] = group;
   k->prog[d] = prog, k->kernel[d] = kn, k->nb[d] = (int)t->nb;
   return kn;
 }
@@ -257,13 +293,15 @@ static bool solve(struct tri *t, cl_kernel kn, int64_t s0, int64_t len, double a
   err |= clSetKernelArg(kn, i++, sizeof b_off, &b_off);
   err |= clSetKernelArg(kn, i++, sizeof vstep, &vstep);
   err |= clSetKernelArg(kn, i++, sizeof estep, &estep);
-  size_t global = (size_t)count;
+  size_t group = t->st->trsm.group[g->dtype == HOP_DTYPE_D];
+  size_t global = group == 0 ? (size_t)count : ((size_t)count + SLAB_COLS - 1) / SLAB_COLS * group;
   if (err != CL_SUCCESS)
     t->err = CL_INVALID_KERNEL_ARGS;
   else if (hop_ocl_fault_hit(&t->st->fault, HOP_OCL_FAULT_ENQUEUE))
     t->err = CL_OUT_OF_RESOURCES;
   else
-    t->err = clEnqueueNDRangeKernel(queue(t), kn, 1, NULL, &global, NULL, 0, NULL, NULL);
+    t->err = clEnqueueNDRangeKernel(queue(t), kn, 1, NULL, &global, group == 0 ? NULL : &group,
+                                    0, NULL, NULL);
   t->st->window.launches++;
   return t->err == CL_SUCCESS;
 }
@@ -294,50 +332,70 @@ static bool read_share(struct tri *t, int64_t s, int64_t per, struct hop_ocl_slo
   return read_block(t, t->left ? 0 : at, t->left ? at : 0, rows, cols, pin->host, rows, done);
 }
 
-/* X into the caller's B, through two pinned buffers in shares of
- * independent systems (columns of B on the left, rows on the right) of
- * about HOPBLAS_OPENCL_CHUNK bytes: one share crosses the link while the
- * copy threads write the one before into B, each share written whole.  A
- * failed read leaves the shares not yet written to the CPU, which solves
- * them from B as it still is. */
+/* Shares of the read-back: this many upload chunks each, so that waiting
+ * for one and handing it to the copy threads is a small part of its time. */
+enum { FETCH_CHUNKS = 4 };
+
+/* X into the caller's B, through the ring of pinned buffers of C's
+ * read-backs, in shares of independent systems (columns of B on the left,
+ * rows on the right) of about FETCH_CHUNKS x HOPBLAS_OPENCL_CHUNK bytes: the
+ * next shares cross the link while the copy threads write one into B, each
+ * share written whole.  A failed read leaves the shares not yet written to
+ * the CPU, which solves them from B as it still is. */
 static enum hop_status fetch(struct tri *t)
 {
   const struct hop_call *g = t->g;
   struct hop_ocl_state *st = t->st;
   int64_t total = t->left ? g->n : g->m, across = t->left ? g->m : g->n;
-  int64_t per = (int64_t)(hop_ocl_chunk_bytes(st) / ((size_t)across * t->e));
+  int64_t per = (int64_t)(FETCH_CHUNKS * hop_ocl_chunk_bytes(st) / ((size_t)across * t->e));
   per = per < 1 ? 1 : per > total ? total : per;
   int64_t shares = (total + per - 1) / per;
-  struct hop_ocl_slot *pin[2] = {&st->pool.stage[2][0], &st->pool.stage[2][1]};
-  for (int i = 0; i < 2 && t->err == CL_SUCCESS; i++)
-    t->err = hop_ocl_slot_ensure(st, pin[i], (size_t)per * (size_t)across * t->e,
-                                 CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, true);
-  cl_event ev[2] = {NULL, NULL};
-  if (t->err == CL_SUCCESS)
-    read_share(t, 0, per, pin[0], &ev[0]);
+  enum { RING = HOP_OCL_SLOTS };
+  struct hop_ocl_slot *pin[RING];
+  for (int i = 0; i < RING; i++) {
+    pin[i] = &st->pool.stage[2][i];
+    if (t->err == CL_SUCCESS && i < shares)
+      t->err = hop_ocl_slot_ensure(st, pin[i], (size_t)per * (size_t)across * t->e,
+                                   CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, true);
+  }
+  cl_event ev[RING] = {NULL};
+  int64_t queued = 0; /* shares whose read is queued */
+  cl_int late = CL_SUCCESS; /* a failed read of a later share ends the loop at it */
+  while (queued < shares && queued < RING - 1 &&
+         read_share(t, queued, per, pin[queued % RING], &ev[queued % RING]))
+    queued++;
+  if (t->err != CL_SUCCESS && queued > 0)
+    late = t->err, t->err = CL_SUCCESS;
   int64_t done = 0;
-  for (int64_t s = 0; s < shares && t->err == CL_SUCCESS; s++) {
-    cl_int next = CL_SUCCESS; /* a failed read of the next share ends the loop after this one */
-    if (s + 1 < shares) {
-      read_share(t, s + 1, per, pin[(s + 1) % 2], &ev[(s + 1) % 2]);
-      next = t->err, t->err = CL_SUCCESS;
+  for (int64_t s = 0; s < queued && t->err == CL_SUCCESS; s++) {
+    if (queued < shares && late == CL_SUCCESS) {
+      read_share(t, queued, per, pin[queued % RING], &ev[queued % RING]);
+      if (t->err != CL_SUCCESS)
+        late = t->err, t->err = CL_SUCCESS;
+      else
+        queued++;
     }
-    t->err = hop_ocl_wait(st, ev[s % 2]);
-    hop_ocl_ev_put(&ev[s % 2], NULL);
+    t->err = hop_ocl_wait(st, ev[s % RING]);
+    hop_ocl_ev_put(&ev[s % RING], NULL);
     if (t->err != CL_SUCCESS)
       break;
     int64_t len = total - done < per ? total - done : per;
     int64_t rows = t->left ? g->m : len, cols = t->left ? len : g->n;
     struct unpack u = {.dst = t->left ? b_at(t, 0, done) : b_at(t, done, 0),
-                       .ld_bytes = (size_t)g->ldc * t->e, .src = pin[s % 2]->host,
+                       .ld_bytes = (size_t)g->ldc * t->e, .src = pin[s % RING]->host,
                        .run = (size_t)rows * t->e};
     hop_ocl_copy_columns(st, (size_t)rows * (size_t)cols * t->e, (int)cols, unpack_columns, &u);
     done += len;
-    t->err = next;
   }
-  if (ev[0] != NULL || ev[1] != NULL) /* a read still in flight into a pinned buffer */
+  if (t->err == CL_SUCCESS)
+    t->err = late;
+  bool pending = false;
+  for (int i = 0; i < RING; i++)
+    pending |= ev[i] != NULL;
+  if (pending) /* a read still in flight into a pinned buffer */
     clFinish(queue(t));
-  hop_ocl_ev_put(&ev[0], NULL), hop_ocl_ev_put(&ev[1], NULL);
+  for (int i = 0; i < RING; i++)
+    hop_ocl_ev_put(&ev[i], NULL);
   if (done >= total)
     return HOP_OK;
   if (done == 0)
@@ -407,14 +465,27 @@ static enum hop_status trsm(struct tri *t)
     for (int64_t s = 0; s < slabs && t->err == CL_SUCCESS; s++) {
       int64_t s0 = b0 + (forward ? s : slabs - 1 - s) * t->nb, len = slab_len(t, s0);
       double step_alpha = b == 0 && s == 0 ? g->alpha.re : 1.0;
+      double t0 = timed_finish(t);
       solve(t, kn, s0, len, step_alpha);
+      t->solve_s += timed_finish(t) - t0, t->solves++;
       int64_t r0 = forward ? s0 + len : b0, nr = forward ? b0 + blen - s0 - len : s0 - b0;
       launch(t, t->b, r0, nr, s0, len, -1.0, step_alpha);
     }
     int64_t r0 = forward ? b0 + blen : 0, nr = forward ? t->k - b0 - blen : b0;
     launch(t, t->b, r0, nr, b0, blen, -1.0, b == 0 ? g->alpha.re : 1.0);
   }
-  return fetch(t);
+  double t0 = timed_finish(t);
+  enum hop_status rc = fetch(t);
+  if (t->timed)
+    hop_log(3, "opencl trsm phases: %s %c%c%c %lldx%lld, nb %lld: B up %.3f ms (packed in %.3f, "
+            "%.1f MiB); then A's panels packed in %.3f ms (%.1f MiB), %d slab solves %.3f ms, "
+            "updates and A's uploads %.3f ms; B read back and written %.3f ms",
+            g->symbol, t->left ? 'L' : 'R', g->upper ? 'U' : 'L', hop_transposed(g->ta) ? 'T' : 'N',
+            (long long)g->m, (long long)g->n, (long long)t->nb, 1e3 * t->up_s, 1e3 * t->up_pack_s,
+            t->up_bytes / (1 << 20), 1e3 * (t->sg->pack_s - t->up_pack_s),
+            (t->sg->pack_bytes - t->up_bytes) / (1 << 20), t->solves, 1e3 * t->solve_s,
+            1e3 * (t0 - t->compute_t0 - t->solve_s), 1e3 * (hop_now() - t0));
+  return rc;
 }
 
 void hop_ocl_triangular_release(struct hop_ocl_state *st)
@@ -463,6 +534,8 @@ enum hop_status hop_ocl_triangular(struct hop_ocl_state *st, const struct hop_ca
    * follows in panels (upload_panel). */
   struct hop_ocl_stager sg = {.chunk = hop_ocl_chunk_bytes(st)};
   t.sg = &sg;
+  t.timed = hop_config()->verbose >= 3;
+  double up_t0 = hop_now();
   cl_event up_a = NULL, up_b = NULL;
   if (g->op == HOP_OP_TRMM)
     t.err = hop_ocl_stage_upload(st, &sg, g->a, NULL, (int)g->lda, t.e, 0, 0, (int)t.k, (int)t.k,
@@ -478,9 +551,16 @@ enum hop_status hop_ocl_triangular(struct hop_ocl_state *st, const struct hop_ca
     hop_ocl_stager_end(&sg);
     return hop_ocl_status(t.err);
   }
+  if (t.timed) {
+    clFinish(st->q[HOP_OCL_Q_UP]);
+    t.compute_t0 = timed_finish(&t);
+    t.up_s = t.compute_t0 - up_t0, t.up_pack_s = sg.pack_s, t.up_bytes = sg.pack_bytes;
+  }
   hop_ocl_family_call_begin(st);
   rc = g->op == HOP_OP_TRMM ? trmm(&t) : trsm(&t);
   hop_ocl_family_call_end(st, g);
+  if (g->op == HOP_OP_TRSM) /* which slab solver ran */
+    hop_ocl_family_detail_add(st->trsm.group[g->dtype == HOP_DTYPE_D] ? " solver=group" : " solver=vector");
   clFinish(st->q[HOP_OCL_Q_UP]);
   hop_ocl_stager_end(&sg);
   st->failures = t.err == CL_SUCCESS ? 0 : st->failures + 1;

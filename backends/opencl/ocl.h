@@ -172,7 +172,8 @@ struct hop_ocl_trsm {
   int nb[2];            /* [float, double]: NBMAX it was built with, 0 = not built */
   bool failed[2];       /* the build failed: trsm declines in that precision */
   cl_program prog[2];
-  cl_kernel kernel[2];
+  cl_kernel kernel[2];  /* trsm_slab_wg where the device takes its work-group, else trsm_slab */
+  size_t group[2];      /* trsm_slab_wg's work-group size; 0: kernel is trsm_slab */
 };
 
 /* ---- the engine state: the one OpenCL runtime of the process ------------ */
