@@ -8,7 +8,8 @@
 #          sh benchmark/nvidia/build.sh && cp .device/bin/* .device/h200/bin/ &&
 #          cp .device/debs/*.deb .device/h200/debs/
 #   there: sh benchmark/nvidia/level3.sh   (carry .device/h200; results in $OUT/level3.tgz)
-# LEVEL3_STEPS: the steps to run (default all); LEVEL3_SIZES: the lapack-bench arguments;
+# LEVEL3_STEPS: the steps to run (default all but splitcpu: openblas hopblas nvblas
+# hopblas2 nvblas2); LEVEL3_SIZES: the lapack-bench arguments;
 # LEVEL3_SIZES2: those of the two-GPU steps (hopblas2: HOPBLAS_DEVICE=all;
 # nvblas2: NVBLAS_GPU_LIST ALL), which run only where `nvidia-smi -L` lists
 # two GPUs or more.  The one-GPU steps use GPU 0 (HOPBLAS_DEVICE=0,
@@ -48,6 +49,8 @@ nvblas_step() { # NAME CONFIG SIZES...
 }
 want openblas && { bench 1 $sizes >$P/openblas.txt 2>&1; cat $P/openblas.txt; }
 want hopblas && hopblas_step hopblas 0 $sizes
+# GPU 0 with the CPU computing a share of each large call in place (HOPBLAS_OPENCL_SPLIT_CPU=1).
+want splitcpu && (export HOPBLAS_OPENCL_SPLIT_CPU=1; hopblas_step splitcpu 0 $sizes)
 want nvblas && nvblas_step nvblas $P/nvblas0.conf $sizes
 [ "$gpus" -ge 2 ] && want hopblas2 && hopblas_step hopblas2 all $sizes2
 [ "$gpus" -ge 2 ] && want nvblas2 && nvblas_step nvblas2 $P/nvblas.conf $nvsizes2
