@@ -1,5 +1,6 @@
 /* HOPBLAS_OPENCL_FAULT: a test knob that makes the N-th program build,
- * buffer creation, kernel enqueue, read-back or (staged) upload fail as a
+ * buffer creation, kernel enqueue, read-back, (staged) upload or chunk of a
+ * split's shared A (split_share.c) fail as a
  * driver would, so the tests can prove that every result stays correct
  * and C is never left half-written.  "build", "alloc:3", "read:2,enqueue:5", "upload:4"; N defaults to 1.
  * "@D" after an item limits it to OpenCL device D ("enqueue:2@1"): with
@@ -16,6 +17,7 @@ static const char *const op_names[HOP_OCL_FAULT_OPS] = {
   [HOP_OCL_FAULT_ENQUEUE] = "enqueue",
   [HOP_OCL_FAULT_READ] = "read",
   [HOP_OCL_FAULT_UPLOAD] = "upload",
+  [HOP_OCL_FAULT_SHARE] = "share",
 };
 
 /* Parse one "op[:N][@D]" item; false when it is not understood. */
@@ -70,7 +72,7 @@ void hop_ocl_fault_parse(struct hop_ocl_fault *f, const char *spec, size_t dev)
   while (*spec != '\0') {
     size_t len = strcspn(spec, ",");
     if (len > 0 && !parse_item(f, spec, len, dev))
-      hop_log(1, "HOPBLAS_OPENCL_FAULT: '%.*s' is not build|alloc|enqueue|read|upload[:N][@D]; ignored",
+      hop_log(1, "HOPBLAS_OPENCL_FAULT: '%.*s' is not build|alloc|enqueue|read|upload|share[:N][@D]; ignored",
               (int)len, spec);
     spec += len;
     if (*spec == ',')

@@ -6,6 +6,7 @@
 const struct hop_config_key hop_opencl_keys[] = {
   {"HOPBLAS_DEVICE", "OpenCL device: index or name substring; a list (0,1) or all: several share large calls; local-rank[:LIST]: by the MPI local rank", HOP_KEY_VALUE},
   {"HOPBLAS_OPENCL_SPLIT_CPU", "1: the CPU takes a share of the calls several devices share (0)", HOP_KEY_VALUE},
+  {"HOPBLAS_OPENCL_SPLIT_SHARE", "1: the devices of a column split take one packing of A (0: each packs its own)", HOP_KEY_VALUE},
   {"HOPBLAS_OPENCL_SPLIT_MIN_FLOPS", "several devices: share every call of at least this many flops (unset: when predicted faster)", HOP_KEY_VALUE},
   {"HOPBLAS_OPENCL_VARIANT", "auto | generic | adreno | mali | nvidia: OpenCL kernel family", HOP_KEY_VALUE},
   {"HOPBLAS_OPENCL_MEMORY", "auto | zero-copy | staged: host-memory strategy", HOP_KEY_VALUE},
@@ -15,7 +16,7 @@ const struct hop_config_key hop_opencl_keys[] = {
   {"HOPBLAS_OPENCL_COPY_CHUNKS", "pieces per copy thread a host copy is cut into, taken in turn (4)", HOP_KEY_VALUE},
   {"HOPBLAS_OPENCL_CHUNK", "staged: bytes per upload and C read-back part (0 = 4 MiB); trsm's read-back shares", HOP_KEY_VALUE},
   {"HOPBLAS_OPENCL_ROW_BLOCKS", "staged: row blocks A is cut into when every panel would read all of it, so the first kernel starts sooner (2; 1 = whole)", HOP_KEY_VALUE},
-  {"HOPBLAS_OPENCL_FAULT", "test knob: build|alloc|enqueue|read|upload[:N][@D] fails the N-th such step (on device D)", HOP_KEY_VALUE},
+  {"HOPBLAS_OPENCL_FAULT", "test knob: build|alloc|enqueue|read|upload|share[:N][@D] fails the N-th such step (on device D)", HOP_KEY_VALUE},
   {"HOPBLAS_OPENCL_FTZ", "test knob: 1 treats the device as flushing subnormal floats to zero", HOP_KEY_VALUE},
   {"HOPBLAS_OPENCL_L3_BLOCK", "rows (columns) of B per slab of trmm and trsm (128)", HOP_KEY_VALUE},
   {"HOPBLAS_OPENCL_TRSM_GROUP", "1: trsm's slabs solved by work-groups where the device allows; 0: a work-item per vector", HOP_KEY_VALUE},

@@ -106,6 +106,7 @@ enum hop_ocl_fault_op {
   HOP_OCL_FAULT_ENQUEUE, /* kernel enqueue */
   HOP_OCL_FAULT_READ,    /* read-back of a C tile (of a part of one, staged) */
   HOP_OCL_FAULT_UPLOAD,  /* staged: upload of one chunk of an operand or C */
+  HOP_OCL_FAULT_SHARE,   /* a split's shared A: one chunk packed by this device */
   HOP_OCL_FAULT_OPS
 };
 
@@ -131,6 +132,8 @@ struct hop_ocl_pool {
   struct hop_ocl_slot stage[3][HOP_OCL_SLOTS]; /* pinned: C read-backs; image families' blocks */
   struct hop_ocl_slot ring[HOP_OCL_RING];      /* pinned: staged uploads, a chunk each */
   struct hop_ocl_slot batch[2];                /* a batch's problem descriptors: device, pinned */
+  struct hop_ocl_slot shared;                  /* op(A) whole, shared by a split's parts (split_share.c) */
+  struct hop_ocl_slot shared_ring[HOP_OCL_RING]; /* pinned: its one packing, on the first device */
   struct hop_ocl_copy *copy;                   /* threads for large host copies (copy.c) */
   bool copy_tried;
   size_t chunk;                                /* HOPBLAS_OPENCL_CHUNK, read on first use */
@@ -210,7 +213,20 @@ struct hop_ocl_state {
   /* Several devices, or a CPU share, for large calls (split.c); NULL for
    * one device alone, which then pays nothing for it. */
   struct hop_ocl_split *split;
+  /* While a split call's parts run: the op(A) they share (split_share.c), else NULL. */
+  struct hop_ocl_shared *shared;
 };
+
+/* split_share.c: one packing of op(A) for every device of a column split. */
+enum { HOP_OCL_SHARE_MAX = 16 };
+struct hop_ocl_shared;
+struct hop_ocl_op_slot;
+bool hop_ocl_share_fits(struct hop_ocl_state *const *dev, int n, const struct hop_call *g);
+struct hop_ocl_shared *hop_ocl_share_begin(struct hop_ocl_state *const *dev, int n,
+                                           const struct hop_call *g);
+bool hop_ocl_share_block(struct hop_ocl_state *st, struct hop_ocl_op_slot *o, int r0, int c0,
+                         int rows, int cols);
+void hop_ocl_share_end(struct hop_ocl_shared *sh);
 
 /* runtime.c */
 enum hop_status hop_ocl_runtime_open(struct hop_ocl_state *st, char *why, size_t len);

@@ -113,6 +113,15 @@ static struct hop_ocl_op_slot *provide(struct hop_ocl_call *c, int x, int r0, in
   }
   struct hop_ocl_op_slot *o = &slots[i];
   o->used = ++c->clock;
+  if (x == 0 && c->st->shared != NULL) { /* op(A) is on the device already, whole */
+    if (o->wrap != NULL) {
+      clReleaseMemObject(o->wrap);
+      o->wrap = NULL;
+    }
+    o->valid = false; /* a view of the shared copy, never matched as a block of its own */
+    if (hop_ocl_share_block(c->st, o, r0, c0, rows, cols))
+      return o;
+  }
   bool trans = x == 0 ? g->ta : g->tb;
   size_t e = hop_dtype_ab_size(g->dtype);
   struct hop_ocl_src s = {

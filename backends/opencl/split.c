@@ -184,7 +184,7 @@ double hop_ocl_split_predict(const struct hop_ocl_state *st, const struct hop_ca
 
 /* first: the first part's own note (its family, kernels, parameters), or "". */
 static void write_note(const struct hop_ocl_split *sp, const struct split_part *part, int n,
-                       const char *first)
+                       const char *first, bool shared)
 {
   size_t at = 0;
   at += (size_t)snprintf(note, sizeof note, n > 0 && part[0].rows ? "split-rows=" : "split=");
@@ -201,9 +201,28 @@ static void write_note(const struct hop_ocl_split *sp, const struct split_part *
     at += (size_t)snprintf(note + at, sizeof note - at, "%s%s:%lld%s", i ? "," : "", who,
                            (long long)part[i].len, redone);
   }
+  if (shared && at < sizeof note)
+    at += (size_t)snprintf(note + at, sizeof note - at, " shared-A");
   if (*first != '\0' && at < sizeof note)
     snprintf(note + at, sizeof note - at, " %s", first);
   noted = true;
+}
+
+/* One packing of op(A) for the parts, when they are two devices' or more
+ * cut by columns (the CPU's part reads A where it is); NULL otherwise. */
+static struct hop_ocl_shared *share(struct hop_ocl_split *sp, const struct hop_call *g, int n)
+{
+  struct hop_ocl_state *dev[SPLIT_MAX];
+  int nd = 0;
+  for (int i = 0; i < n; i++) {
+    if (sp->part[i].rows)
+      return NULL;
+    if (sp->part[i].who != CPU)
+      dev[nd++] = sp->dev[sp->part[i].who];
+  }
+  if (nd < 2 || !hop_ocl_share_fits(dev, nd, g))
+    return NULL;
+  return hop_ocl_share_begin(dev, nd, g);
 }
 
 enum hop_status hop_ocl_split_call(struct hop_ocl_state *st, const struct hop_call *g)
@@ -217,6 +236,7 @@ enum hop_status hop_ocl_split_call(struct hop_ocl_state *st, const struct hop_ca
     pthread_mutex_unlock(&sp->call);
     return hop_ocl_engine_call(st, g);
   }
+  struct hop_ocl_shared *shared = share(sp, g, n);
   pthread_mutex_lock(&sp->lock);
   sp->nparts = n;
   sp->pending = n - 1;
@@ -252,7 +272,8 @@ enum hop_status hop_ocl_split_call(struct hop_ocl_state *st, const struct hop_ca
             hop_status_message(p->rc),
             p->redone == CPU ? "the CPU" : "another device");
   }
-  write_note(sp, sp->part, n, first);
+  hop_ocl_share_end(shared);
+  write_note(sp, sp->part, n, first, shared != NULL);
   pthread_mutex_unlock(&sp->call);
   return HOP_OK;
 }

@@ -49,8 +49,11 @@ void hop_ocl_pool_release(struct hop_ocl_state *st)
       slot_release(st, &st->pool.dev[x][i]);
       slot_release(st, &st->pool.stage[x][i]);
     }
-  for (int r = 0; r < HOP_OCL_RING; r++)
+  for (int r = 0; r < HOP_OCL_RING; r++) {
     slot_release(st, &st->pool.ring[r]);
+    slot_release(st, &st->pool.shared_ring[r]);
+  }
+  slot_release(st, &st->pool.shared);
   slot_release(st, &st->pool.batch[0]);
   slot_release(st, &st->pool.batch[1]);
 }

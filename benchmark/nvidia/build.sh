@@ -1,6 +1,5 @@
 #!/bin/sh
 # Build what benchmark/nvidia/device-run.sh carries to the GPU machine,
-# which has no compiler: clprobe, linkrate, clblast_anchor and lapack-bench into .device/bin, and
 # the Debian packages they load there into .device/debs (.device/ is
 # ignored by git; name both folders in the `carry` of the device call).
 #   sh benchmark/nvidia/build.sh          (from the repository root)
