@@ -37,7 +37,8 @@ struct hop_ocl_device {
 enum hop_ocl_memory { HOP_OCL_ZERO_COPY, HOP_OCL_STAGED };
 
 /* Queues of the device: uploads, kernels and downloads overlap. */
-enum { HOP_OCL_Q_UP, HOP_OCL_Q_EXEC, HOP_OCL_Q_DOWN, HOP_OCL_QUEUES };
+/* SHARE: a split's shared A (split_share.c), never queued behind a part's own uploads. */
+enum { HOP_OCL_Q_UP, HOP_OCL_Q_EXEC, HOP_OCL_Q_DOWN, HOP_OCL_Q_SHARE, HOP_OCL_QUEUES };
 
 /* ---- the generic family (generic.c) ------------------------------------- */
 

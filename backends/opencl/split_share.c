@@ -157,7 +157,7 @@ static void pack_band(struct hop_ocl_shared *sh, int p, int b, cl_event *ev)
     size_t region[3] = {col_bytes, (size_t)n, 1};
     for (int d = 0; d < sh->ndev; d++) {
       cl_event up = NULL;
-      cl_command_queue q = sh->dev[d]->q[HOP_OCL_Q_UP];
+      cl_command_queue q = sh->dev[d]->q[HOP_OCL_Q_SHARE];
       if (!ok[d])
         continue;
       cl_int werr = clEnqueueWriteBufferRect(q, sh->mem[d], CL_FALSE, dev_origin, host_origin,

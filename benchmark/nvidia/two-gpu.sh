@@ -6,15 +6,17 @@
 # on one GPU (HOPBLAS_DEVICE=0), on both (all), and NVBLAS on both
 # (NVBLAS_GPU_LIST ALL).  Carries what level3.sh carries:
 #   there: sh benchmark/nvidia/two-gpu.sh   (carry .device/h200; results in $OUT/two.tgz)
-# TWO_STEPS: the steps to run (default "contract host nvblas dpotrf"; level3.sh
-# runs dpotrf on both GPUs too).
+# TWO_STEPS: the steps to run (default "contract host nvblas dpotrf share"; level3.sh
+# runs dpotrf on both GPUs too).  share: n = 16384 on GPU 0, and on both with op(A)
+# packed once (HOPBLAS_OPENCL_SPLIT_SHARE=1) and by each part (0), alternating, two
+# rounds, the staged calls' phases of the first (HOPBLAS_VERBOSE=3).
 set -u
 P=/tmp/two; mkdir -p $P
 trap 'tar czf $OUT/two.tgz -C $P . 2>/dev/null; exit' EXIT TERM INT
 . benchmark/nvidia/device-env.sh
 B="$dir/bin/hopblas bench"
 LP=$lib/lapack:$LD_LIBRARY_PATH
-steps=${TWO_STEPS:-contract host nvblas dpotrf}
+steps=${TWO_STEPS:-contract host nvblas dpotrf share}
 step() { echo "## $1 at $(( $(date +%s) - t0 )) s"; }
 want() { case " $steps " in *" $1 "*) return 0 ;; esac; return 1; }
 nvidia-smi -L >$P/gpus.txt 2>&1; cat $P/gpus.txt
@@ -38,4 +40,15 @@ done
 want dpotrf && { step "dpotrf nvblas"
 NVBLAS_CONFIG_FILE=$P/nvblas.conf LD_PRELOAD=$nvblas LD_LIBRARY_PATH=$LP timeout 60 \
   $dir/bin/lapack-bench --reps 1 dpotrf:16384 2>&1 | grep -v cublasXt | tee $P/dpotrf-nvblas.txt; }
+want share && for r in 1 2; do
+  for v in "0 1" "all 1" "all 0"; do
+    set -- $v
+    step "share round $r, device $1, HOPBLAS_OPENCL_SPLIT_SHARE=$2"
+    HOPBLAS_DEVICE=$1 HOPBLAS_OPENCL_SPLIT_SHARE=$2 HOPBLAS_VERBOSE=$((r == 1 ? 3 : 1)) timeout 150 $B \
+      --sizes 16384 --engines hopblas --mode host --dtype s,d --min-time 0.1 --reps 2 \
+      >$P/share-$r-$1-$2.txt 2>&1
+    grep -E '^hopblas' $P/share-$r-$1-$2.txt | cut -c1-130
+    grep 'opencl phases' $P/share-$r-$1-$2.txt | sed 's/.*phases: //' | cut -c1-330 | tail -2
+  done
+done
 step end
