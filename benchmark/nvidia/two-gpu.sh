@@ -7,7 +7,7 @@
 # (NVBLAS_GPU_LIST ALL).  Carries what level3.sh carries:
 #   there: sh benchmark/nvidia/two-gpu.sh   (carry .device/h200; results in $OUT/two.tgz)
 # TWO_STEPS: the steps to run (default "contract host nvblas dpotrf share"; level3.sh
-# runs dpotrf on both GPUs too).  share: n = 16384 on GPU 0, and on both with op(A)
+# runs dpotrf on both GPUs too).  share: n = 16384 (TWO_SHARE_SIZES) on GPU 0, and on both with op(A)
 # packed once (HOPBLAS_OPENCL_SPLIT_SHARE=1) and by each part (0), alternating, two
 # rounds, the staged calls' phases of the first (HOPBLAS_VERBOSE=3).
 set -u
@@ -45,7 +45,7 @@ want share && for r in 1 2; do
     set -- $v
     step "share round $r, device $1, HOPBLAS_OPENCL_SPLIT_SHARE=$2"
     HOPBLAS_DEVICE=$1 HOPBLAS_OPENCL_SPLIT_SHARE=$2 HOPBLAS_VERBOSE=$((r == 1 ? 3 : 1)) timeout 150 $B \
-      --sizes 16384 --engines hopblas --mode host --dtype s,d --min-time 0.1 --reps 2 \
+      --sizes ${TWO_SHARE_SIZES:-16384} --engines hopblas --mode host --dtype s,d --min-time 0.1 --reps 2 \
       >$P/share-$r-$1-$2.txt 2>&1
     grep -E '^hopblas' $P/share-$r-$1-$2.txt | cut -c1-130
     grep 'opencl phases' $P/share-$r-$1-$2.txt | sed 's/.*phases: //' | cut -c1-330 | tail -2
