@@ -74,11 +74,13 @@ static const struct hop_ocl_nv_unit fma_wide[4] = {
    * of local memory in double, the device's whole): 9.9 TFLOPS at n = 8192
    * there, against 5.8 with the generic defaults (doc/PERFORMANCE.md).  The
    * fp64 tensor cores (mma.sync f64) are still to come. */
-  /* dgemm on the FP64 tensor cores (sm_90): mma.m16n8k8 .f64, 128x128
-   * tiles, 8 warps, a 3-step cp.async ring; 38.4 TFLOPS over 132 SMs on the
-   * H200 at n = 8192.  Preferred to fp64-64x128 where it is built. */
-  dmma = {"dmma-128x128", "nv_dgemm_mma.cl", "", true, {[HOP_OCL_DGEMM] = "dgemm_nv_mma"},
-          {128, 128, 8, 256, 1, 0, 0, 0, 0, 0}, 290, 1, -1},
+  /* dgemm on the FP64 tensor cores (sm_90): mma.m16n8k8 .f64, 128x64
+   * tiles of 4 warps, a 4-step cp.async ring, two work-groups on each SM
+   * (one's barrier is the other's turn): 42.4 TFLOPS over 132 SMs on the
+   * H200 at n = 8192 (median; 38.4 with 128x128 tiles of 8 warps, one per
+   * SM).  Preferred to fp64-64x128 where it is built. */
+  dmma = {"dmma-128x64", "nv_dgemm_mma.cl", "", true, {[HOP_OCL_DGEMM] = "dgemm_nv_mma"},
+          {128, 64, 8, 128, 1, 0, 0, 0, 0, 0}, 161, 2, -1},
   fp64 = {"fp64-64x128", "gemm_generic.cl",
           "-DHOP_FP64 -DMWG=64 -DNWG=128 -DKWG=32 -DMDIMC=8 -DNDIMC=16 -DVWM=8 -DVWN=4 -DVWL=4",
           false, {[HOP_OCL_DGEMM] = "dgemm_generic_tiled"}, {64, 128, 32, 8, 16, 8, 4, 4, 0, 0}, 37,

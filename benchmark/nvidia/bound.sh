@@ -7,28 +7,60 @@
 #   here:  sh benchmark/nvidia/h200.sh pack _build .device/h200 &&
 #          sh benchmark/nvidia/build.sh && cp .device/bin/clprobe .device/bin/linkrate .device/h200/bin/
 #   there: sh benchmark/nvidia/bound.sh   (carry .device/h200; results in $OUT/bound.tgz)
-# BOUND_STEPS: the steps to run (default all), e.g. "variants cublas".
+# BOUND_STEPS: the steps to run (default all but regs, sweep and contract), e.g.
+# "variants cublas"; BOUND_VARIANTS: the dmma variants (|-separated labels) timed at 4096
+# and 8192 and their registers counted (default all); BOUND_TRANS and BOUND_SWEEP: those
+# timed in TN, NT, TT at 8192 and swept for correctness (default: the engine's).
 set -u
 P=/tmp/bound; mkdir -p $P
 trap 'tar czf $OUT/bound.tgz -C $P . 2>/dev/null; exit' EXIT TERM INT
 . benchmark/nvidia/device-env.sh
 B="$dir/bin/hopblas bench" # a command, not a function: timeout runs it
-steps=${BOUND_STEPS:-variants cublas link resident host hostd}
+steps=${BOUND_STEPS:-variants trans cublas link resident host hostd}
 want() { case " $steps " in *" $1 "*) echo "## $1 at $(( $(date +%s) - t0 )) s"; return 0 ;; esac; return 1; }
 probe() { # label file kernel dtype local tile defs n trans
   defs=$(echo "$7" | tr , ' '); [ "$7" = - ] && defs=
   timeout 60 $dir/bin/clprobe -l "$1" -f kernels/nv_ptx.cl -f kernels/nv_split.cl -f "kernels/$2" -K "$3" \
     -t "$4" -L "$5" -W "$6" -D "$defs" -m "$8" -n "$8" -k "$8" -T "$9" -r 10 -c sample 2>&1 | cut -c1-150
 }
+dmma() { grep '^dmma' benchmark/nvidia/variants.txt | grep -E "^(${BOUND_VARIANTS:-dmma[^ ]*}) "; }
 if want variants; then
-  grep '^dmma' benchmark/nvidia/variants.txt | while read -r label file kernel dt local tile defs; do
+  dmma | while read -r label file kernel dt local tile defs; do
     for n in 4096 8192; do probe "$label" "$file" "$kernel" "$dt" "$local" "$tile" "$defs" $n NN; done
-  done >$P/variants.txt
-  grep '^dmma' benchmark/nvidia/variants.txt | head -n 1 | while read -r label file kernel dt local tile defs; do
+  done >>$P/variants.txt
+  cat $P/variants.txt
+fi
+if want trans; then
+  grep '^dmma' benchmark/nvidia/variants.txt | grep -E "^(${BOUND_TRANS:-dmma-128x64-w2x2k8s4}) " |
+    while read -r label file kernel dt local tile defs; do
     for tr in TN NT TT; do probe "$label" "$file" "$kernel" "$dt" "$local" "$tile" "$defs" 8192 $tr; done
   done >>$P/variants.txt
   cat $P/variants.txt
 fi
+if want regs; then # ptxas's register and spill counts of each dmma variant
+  dmma | while read -r label file kernel dt local tile defs; do
+    defs=$(echo "$defs" | tr , ' '); [ "$defs" = - ] && defs=
+    echo "== $label"
+    timeout 60 $dir/bin/clprobe -l "$label" -f kernels/nv_ptx.cl -f kernels/nv_split.cl -f "kernels/$file" \
+      -K "$kernel" -t "$dt" -L "$local" -W "$tile" -D "$defs -cl-nv-verbose" -m 256 -n 256 -k 256 -r 1 -v 2>&1 |
+      grep -iE 'registers|spill|bytes stack' | head -n 4
+  done >$P/regs.txt
+  cat $P/regs.txt
+fi
+if want sweep; then # every transpose pair on edge shapes, odd ld and offsets, beta 0 with NaN in C
+  grep '^dmma' benchmark/nvidia/variants.txt | grep -E "^(${BOUND_SWEEP:-dmma-128x64-w2x2k8s4}) " |
+    while read -r label file kernel dt local tile defs; do
+    defs=$(echo "$defs" | tr , ' '); [ "$defs" = - ] && defs=
+    for tr in NN TN NT TT; do
+      for shape in "-m 130 -n 136 -k 40 -p 3 -o 5 -b 0.5" "-m 257 -n 129 -k 300" "-m 300 -n 260 -k 264" "-m 1 -n 1 -k 1"; do
+        timeout 60 $dir/bin/clprobe -l "$label" -f kernels/nv_ptx.cl -f kernels/nv_split.cl -f "kernels/$file" \
+          -K "$kernel" -t "$dt" -L "$local" -W "$tile" -D "$defs" $shape -T $tr -r 1 -c full 2>&1 | cut -c1-150
+      done
+    done
+  done >$P/sweep.txt
+  cat $P/sweep.txt
+fi
+want contract && shared_contract 100 1536
 want cublas && { timeout 60 python3 benchmark/nvidia/torch_anchor.py 8192 >$P/cublas.txt 2>&1;
   timeout 60 python3 benchmark/nvidia/torch_anchor.py --precisions 4096 8192 >>$P/cublas.txt 2>&1; cat $P/cublas.txt; }
 want link && { timeout 60 $dir/bin/linkrate 256 5 >$P/link.txt 2>&1; cat $P/link.txt; }
