@@ -203,7 +203,7 @@ double hop_ocl_engine_predict(const struct hop_ocl_state *st, const struct hop_c
     double eab = (double)hop_dtype_ab_size(g->dtype), ec = (double)hop_dtype_c_size(g->dtype);
     bytes = (m * k + k * n) * eab + m * n * ec * (hop_scalar_is_zero(g->beta) ? 1.0 : 2.0);
   }
-  return st->model.setup_s + bytes / st->model.link_bytes_s + hop_call_flops(g) / rate;
+  return hop_ocl_model_setup(st) + bytes / st->model.link_bytes_s + hop_call_flops(g) / rate;
 }
 
 static double ocl_predict(void *state, const struct hop_call *g)
@@ -236,9 +236,17 @@ enum hop_status hop_ocl_engine_call(struct hop_ocl_state *st, const struct hop_c
     rc = HOP_DECLINED;
   else if (g->op != HOP_OP_GEMM && g->op != HOP_OP_GEMMT && g->op != HOP_OP_GEMM_BATCH)
     rc = hop_ocl_level3(st, g, run_real);
-  else
-    rc = hop_dtype_info(g->dtype)->is_complex ? hop_complex_by_real(g, run_real, st, true)
-                                               : run_real(st, g);
+  else if (hop_dtype_info(g->dtype)->is_complex)
+    rc = hop_complex_by_real(g, run_real, st, true);
+  else if (!hop_ocl_model_learns(st, g))
+    rc = run_real(st, g);
+  else { /* model_learn.c: the untuned model's fixed cost, corrected */
+    double t0 = hop_now();
+    rc = run_real(st, g);
+    if (rc == HOP_OK)
+      hop_ocl_model_learn(st, g, hop_now() - t0);
+  }
+  st->model.calls_run++;
   if (st->failures >= MAX_FAILURES && !st->off) {
     st->off = true;
     hop_log(1, "opencl: %d device failures in a row on device %zu; it is off for this process",

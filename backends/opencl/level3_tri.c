@@ -593,7 +593,7 @@ double hop_ocl_level3_predict(const struct hop_ocl_state *st, const struct hop_c
     double nb = (double)block(), k = (double)g->k, other = g->right_side ? g->m : g->n;
     double slabs = k / nb + 1.0, diag_flops = k * nb * other;
     host_s = g->op == HOP_OP_TRMM ? diag_flops / cpu_flops_s
-                                  : slabs * st->model.setup_s / 4.0 +
+                                  : slabs * hop_ocl_model_setup(st) / 4.0 +
                                       diag_flops / (st->model.peak_flops / 16.0);
     double t = gemm((void *)st, &m);
     return t < 0.0 ? t : t / 2.0 + host_s;

@@ -8,6 +8,7 @@
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
 #include <pthread.h>
+#include <stdatomic.h>
 
 #include "hop.h"
 
@@ -154,7 +155,10 @@ struct hop_ocl_stager {
 /* ---- cost model (engine.c) ---------------------------------------------- */
 
 struct hop_ocl_model {
-  double setup_s;      /* fixed cost of a call */
+  double setup_s;      /* fixed cost of a call: the default for the kind of device */
+  _Atomic double setup_learnt; /* corrected by the calls run (model_learn.c); 0: none yet */
+  _Atomic int setup_calls;     /* the calls it learnt from */
+  int calls_run;               /* the calls this device ran, under its lock */
   double link_bytes_s; /* host <-> device bandwidth (staged path only) */
   bool link_measured;  /* link_bytes_s measured when the engine opened, not a default */
   double peak_flops;   /* kernel rate the generic family reaches at large sizes */
@@ -244,6 +248,15 @@ enum hop_status hop_ocl_engine_open(struct hop_ocl_state *st, const struct hop_o
                                     size_t dev, char *why, size_t len);
 void hop_ocl_engine_close(struct hop_ocl_state *st);
 double hop_ocl_engine_predict(const struct hop_ocl_state *st, const struct hop_call *g);
+/* model_learn.c: the fixed cost the untuned model takes (the default, or
+ * more as the calls run showed); whether a call teaches it; learn from one
+ * (under the device's lock); one step of the estimate (setup, the default,
+ * the rest of the call's prediction, its measured time, whether the first). */
+double hop_ocl_model_setup(const struct hop_ocl_state *st);
+bool hop_ocl_model_learns(const struct hop_ocl_state *st, const struct hop_call *g);
+void hop_ocl_model_learn(struct hop_ocl_state *st, const struct hop_call *g, double measured_s);
+double hop_ocl_model_setup_step(double setup, double fallback, double rest, double measured,
+                                bool first);
 /* The call on this device alone, under its lock; anything but HOP_OK leaves C untouched. */
 enum hop_status hop_ocl_engine_call(struct hop_ocl_state *st, const struct hop_call *g);
 void hop_ocl_engine_describe(struct hop_ocl_state *st, FILE *out);

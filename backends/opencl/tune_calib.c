@@ -262,9 +262,11 @@ void hop_ocl_calib_describe(const struct hop_ocl_state *st, const struct hop_ocl
     }
     return;
   }
-  fprintf(out, "  cost model (untuned default): setup %.0f us, %s, %.1f GFLOPS at large sizes "
+  fprintf(out, "  cost model (untuned default): setup %.0f us%s, %s, %.1f GFLOPS at large sizes "
                "(half of it at n = %.0f)\n",
-          st->model.setup_s * 1e6, staged ? "link counted" : "no transfers",
+          hop_ocl_model_setup(st) * 1e6,
+          hop_ocl_model_setup(st) > st->model.setup_s ? " (learnt from the calls run)" : "",
+          staged ? "link counted" : "no transfers",
           st->model.peak_flops * 1e-9, st->model.half_size);
   fprintf(out, "  double (d, z): %.3g of that rate (default share)\n", st->model.fp64_ratio);
   if (staged)

@@ -4,7 +4,8 @@ HOP_OPENCL_TESTS = test/opencl/contract.test test/opencl/netlib.test test/opencl
 	test/opencl/fault.test test/opencl/runtime.test test/opencl/bench.test test/opencl/stub.test \
 	test/opencl/pipeline.test test/opencl/families.test test/opencl/families-limits.test \
 	test/opencl/nvidia.test test/opencl/nv-sources.test test/opencl/level3.test \
-	test/opencl/lapack.test test/opencl/devices.test test/opencl/cpu-beside.test
+	test/opencl/lapack.test test/opencl/devices.test test/opencl/cpu-beside.test \
+	test/opencl/learn.test
 if HOP_OPENCL
 TESTS += $(HOP_OPENCL_TESTS)
 endif
@@ -36,6 +37,12 @@ test_opencl_nv_sources_SOURCES = test/opencl/nv-sources.c backends/registry.c
 test_opencl_nv_sources_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/backends/opencl
 test_opencl_nv_sources_LDFLAGS = -no-install
 test_opencl_nv_sources_LDADD = libhopcore.la
+# setup-arith: backends/opencl/model_learn.c's arithmetic on made-up timings (learn.test).
+check_PROGRAMS += test/opencl/setup-arith
+test_opencl_setup_arith_SOURCES = test/opencl/setup-arith.c backends/registry.c
+test_opencl_setup_arith_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/backends/opencl
+test_opencl_setup_arith_LDFLAGS = -no-install
+test_opencl_setup_arith_LDADD = libhopcore.la -lm
 # A stub OpenCL driver (never installed) for valgrind and object counts: stub.test.
 check_LTLIBRARIES += test/opencl/libhopstub.la
 test_opencl_libhopstub_la_SOURCES = test/opencl/stub-icd.c test/opencl/stub-icd-gemm.c \
