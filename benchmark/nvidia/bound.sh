@@ -3,7 +3,8 @@
 # cuBLAS anchors, the link's rate (linkrate), and each precision at n = 8192
 # resident and from host memory with HOPBLAS_VERBOSE=3's phases, the parts
 # of a host-memory call's bound: max(kernel time resident, host copy time,
-# link time) (doc/PERFORMANCE.md); then dgemm from host memory beside NVBLAS.
+# link time) (doc/PERFORMANCE.md); then dgemm from host memory beside NVBLAS, and
+# OpenBLAS up to 2048.
 #   here:  sh benchmark/nvidia/h200.sh pack _build .device/h200 &&
 #          sh benchmark/nvidia/build.sh && cp .device/bin/clprobe .device/bin/linkrate .device/h200/bin/
 #   there: sh benchmark/nvidia/bound.sh   (carry .device/h200; results in $OUT/bound.tgz)
@@ -69,5 +70,8 @@ want resident && { HOPBLAS_OPENCL_VARIANT=nvidia timeout 120 $B --sizes 4096,819
 want host && { HOPBLAS_VERBOSE=3 timeout 150 $B --sizes 8192 --engines hopblas --mode host --dtype s,d,c,z,h \
   --min-time 0.3 --reps 3 --csv $P/host.csv >$P/host.txt 2>&1; grep -E '^hopblas|opencl phases' $P/host.txt | cut -c1-400; }
 want hostd && { NVBLAS_LIB=$nvblas NVBLAS_CONFIG_FILE=$P/nvblas.conf timeout 150 $B --sizes 256,512,1024,2048,4096,8192 \
-  --engines hopblas,nvblas --mode host --dtype d --min-time 0.1 --reps 3 --csv $P/hostd.csv >$P/hostd.txt 2>&1; grep -E '^(hopblas|nvblas)' $P/hostd.txt; }
+  --engines hopblas,nvblas --mode host --dtype d --min-time 0.1 --reps 3 --csv $P/hostd.csv >$P/hostd.txt 2>&1; grep -E '^(hopblas|nvblas)' $P/hostd.txt
+  # OpenBLAS where it is the other anchor (the larger sizes would take minutes)
+  timeout 100 $B --sizes 256,512,1024,2048 --engines openblas --mode host --dtype d --min-time 0.1 --reps 3 \
+    --csv $P/hostd-openblas.csv >$P/hostd-openblas.txt 2>&1; grep -E '^openblas' $P/hostd-openblas.txt; }
 echo "## end at $(( $(date +%s) - t0 )) s"
