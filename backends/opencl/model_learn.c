@@ -45,7 +45,9 @@ double hop_ocl_model_setup_step(double setup, double fallback, double rest, doub
   double seen = measured - rest;
   seen = seen < fallback ? fallback : seen;
   double step = seen / setup;
-  step = step > LEARN_MAX_STEP ? LEARN_MAX_STEP : step < 1.0 / LEARN_MAX_STEP ? 1.0 / LEARN_MAX_STEP : step;
+  step = step > LEARN_MAX_STEP           ? LEARN_MAX_STEP
+         : step < 1.0 / LEARN_MAX_STEP ? 1.0 / LEARN_MAX_STEP
+                                       : step;
   double now = setup * pow(step, first ? 0.5 : 0.25);
   return now < fallback ? fallback : now;
 }
@@ -61,9 +63,10 @@ void hop_ocl_model_learn(struct hop_ocl_state *st, const struct hop_call *g, dou
   double now = hop_ocl_model_setup_step(setup, st->model.setup_s, rest, measured_s, first);
   atomic_store(&st->model.setup_learnt, now);
   if (first)
-    hop_log(2, "opencl: device %zu: the untuned model's fixed cost of a call checked against a call "
-               "it ran (%s %lldx%lldx%lld, %.6g ms against %.6g predicted, %.6g us of it fixed): "
-               "now %.6g us (never under the default, %.6g)",
+    hop_log(2,
+            "opencl: device %zu: the untuned model's fixed cost of a call checked against a call "
+            "it ran (%s %lldx%lldx%lld, %.6g ms against %.6g predicted, %.6g us of it fixed): "
+            "now %.6g us (never under the default, %.6g)",
             st->dev, hop_dtype_name(g->dtype), (long long)g->m, (long long)g->n, (long long)g->k,
             measured_s * 1e3, predicted * 1e3, setup * 1e6, now * 1e6, st->model.setup_s * 1e6);
 }
