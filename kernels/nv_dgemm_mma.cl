@@ -21,10 +21,11 @@
  * step's mma (a second set of fragment registers) spilled and ran slower.
  *
  * The local tiles are not padded (48 KiB hold four 128 x 64 x 8 steps in
- * double, or three 128 x 128 x 8, two padded ones): a tile stored with u contiguous keeps each
- * row v's 16-byte chunks in place but XORs their index with nv_swz(v), so
- * that the four rows and two chunks that the 16 lanes of a half-warp read
- * for one fragment register fall in distinct banks. */
+ * double, or three 128 x 128 x 8, two padded ones): a tile stored with u
+ * contiguous keeps each row v's 16-byte chunks in place but XORs their
+ * index with nv_swz(v), so that the four rows and two chunks that the 16
+ * lanes of a half-warp read for one fragment register fall in distinct
+ * banks. */
 
 #ifndef MWG
 #define MWG 128 /* rows of C per work-group */

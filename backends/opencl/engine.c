@@ -238,12 +238,11 @@ enum hop_status hop_ocl_engine_call(struct hop_ocl_state *st, const struct hop_c
     rc = hop_ocl_level3(st, g, run_real);
   else if (hop_dtype_info(g->dtype)->is_complex)
     rc = hop_complex_by_real(g, run_real, st, true);
-  else if (!hop_ocl_model_learns(st, g))
+  else {
+    bool timed = hop_ocl_model_learns(st, g); /* the untuned model's fixed cost, corrected */
+    double t0 = timed ? hop_now() : 0.0;
     rc = run_real(st, g);
-  else { /* model_learn.c: the untuned model's fixed cost, corrected */
-    double t0 = hop_now();
-    rc = run_real(st, g);
-    if (rc == HOP_OK)
+    if (timed && rc == HOP_OK)
       hop_ocl_model_learn(st, g, hop_now() - t0);
   }
   st->model.calls_run++;

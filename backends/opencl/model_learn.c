@@ -7,9 +7,9 @@
  * took about 0.1 ms (doc/PERFORMANCE.md).
  *
  * Each plain GEMM call the engine runs on its own (not its first: the
- * program's build or load, the first buffers, are no call's cost) whose predicted
- * transfers and flops are no more than a few times the fixed cost tells
- * the fixed cost: what it measured less that predicted rest.  The estimate
+ * program's build or load, the first buffers, are no call's cost) whose
+ * predicted transfers and flops are no more than a few times the fixed
+ * cost tells the fixed cost: what it measured less that predicted rest.  The estimate
  * moves towards it geometrically, half of the way on the first call, a
  * quarter later, at most 16x a step, as the CPU engine's rate does
  * (backends/cpu/learn.c).  It never drops below the default: a device
@@ -58,8 +58,8 @@ void hop_ocl_model_learn(struct hop_ocl_state *st, const struct hop_call *g, dou
   double rest = predicted - setup;
   if (!(measured_s > 0.0) || predicted < 0.0 || rest > LEARN_REST_MAX * setup)
     return;
-  bool first = atomic_fetch_add(&st->model.setup_calls, 1) == 0;
   /* Calls of one device run under its lock: no update is lost. */
+  bool first = atomic_load(&st->model.setup_learnt) == 0.0;
   double now = hop_ocl_model_setup_step(setup, st->model.setup_s, rest, measured_s, first);
   atomic_store(&st->model.setup_learnt, now);
   if (first)

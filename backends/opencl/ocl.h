@@ -157,7 +157,6 @@ struct hop_ocl_stager {
 struct hop_ocl_model {
   double setup_s;      /* fixed cost of a call: the default for the kind of device */
   _Atomic double setup_learnt; /* corrected by the calls run (model_learn.c); 0: none yet */
-  _Atomic int setup_calls;     /* the calls it learnt from */
   int calls_run;               /* the calls this device ran, under its lock */
   double link_bytes_s; /* host <-> device bandwidth (staged path only) */
   bool link_measured;  /* link_bytes_s measured when the engine opened, not a default */

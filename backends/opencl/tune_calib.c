@@ -262,10 +262,10 @@ void hop_ocl_calib_describe(const struct hop_ocl_state *st, const struct hop_ocl
     }
     return;
   }
+  double setup = hop_ocl_model_setup(st);
   fprintf(out, "  cost model (untuned default): setup %.0f us%s, %s, %.1f GFLOPS at large sizes "
                "(half of it at n = %.0f)\n",
-          hop_ocl_model_setup(st) * 1e6,
-          hop_ocl_model_setup(st) > st->model.setup_s ? " (learnt from the calls run)" : "",
+          setup * 1e6, setup > st->model.setup_s ? " (learnt from the calls run)" : "",
           staged ? "link counted" : "no transfers",
           st->model.peak_flops * 1e-9, st->model.half_size);
   fprintf(out, "  double (d, z): %.3g of that rate (default share)\n", st->model.fp64_ratio);

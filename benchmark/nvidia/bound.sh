@@ -19,43 +19,44 @@ trap 'tar czf $OUT/bound.tgz -C $P . 2>/dev/null; exit' EXIT TERM INT
 B="$dir/bin/hopblas bench" # a command, not a function: timeout runs it
 steps=${BOUND_STEPS:-variants trans cublas link resident host hostd}
 want() { case " $steps " in *" $1 "*) echo "## $1 at $(( $(date +%s) - t0 )) s"; return 0 ;; esac; return 1; }
-probe() { # label file kernel dtype local tile defs n trans
-  defs=$(echo "$7" | tr , ' '); [ "$7" = - ] && defs=
-  timeout 60 $dir/bin/clprobe -l "$1" -f kernels/nv_ptx.cl -f kernels/nv_split.cl -f "kernels/$2" -K "$3" \
-    -t "$4" -L "$5" -W "$6" -D "$defs" -m "$8" -n "$8" -k "$8" -T "$9" -r 10 -c sample 2>&1 | cut -c1-150
+# clp LABEL FILE KERNEL DTYPE LOCAL TILE DEFS CLPROBE-OPTIONS...: one clprobe run of a variant
+# (DEFS comma-separated, a first entry - for the file's own defaults).
+clp() {
+  defs=$(echo "$7" | sed 's/^-\(,\|$\)//' | tr , ' ')
+  l=$1 f=$2 kn=$3 dt=$4 ls=$5 tl=$6; shift 7
+  timeout 60 $dir/bin/clprobe -l "$l" -f kernels/nv_ptx.cl -f kernels/nv_split.cl -f "kernels/$f" -K "$kn" \
+    -t "$dt" -L "$ls" -W "$tl" -D "$defs" "$@" 2>&1
 }
-dmma() { grep '^dmma' benchmark/nvidia/variants.txt | grep -E "^(${BOUND_VARIANTS:-dmma[^ ]*}) "; }
+probe() { # label file kernel dtype local tile defs n trans
+  clp "$1" "$2" "$3" "$4" "$5" "$6" "$7" -m "$8" -n "$8" -k "$8" -T "$9" -r 10 -c sample | cut -c1-150
+}
+dmma() { grep '^dmma' benchmark/nvidia/variants.txt | grep -E "^($1) "; } # the variants whose labels match
 if want variants; then
-  dmma | while read -r label file kernel dt local tile defs; do
+  dmma "${BOUND_VARIANTS:-dmma[^ ]*}" | while read -r label file kernel dt local tile defs; do
     for n in 4096 8192; do probe "$label" "$file" "$kernel" "$dt" "$local" "$tile" "$defs" $n NN; done
   done >>$P/variants.txt
   cat $P/variants.txt
 fi
 if want trans; then
-  grep '^dmma' benchmark/nvidia/variants.txt | grep -E "^(${BOUND_TRANS:-dmma-128x64-w2x2k8s4}) " |
-    while read -r label file kernel dt local tile defs; do
+  dmma "${BOUND_TRANS:-dmma-128x64-w2x2k8s4}" | while read -r label file kernel dt local tile defs; do
     for tr in TN NT TT; do probe "$label" "$file" "$kernel" "$dt" "$local" "$tile" "$defs" 8192 $tr; done
   done >>$P/variants.txt
   cat $P/variants.txt
 fi
 if want regs; then # ptxas's register and spill counts of each dmma variant
-  dmma | while read -r label file kernel dt local tile defs; do
-    defs=$(echo "$defs" | tr , ' '); [ "$defs" = - ] && defs=
+  dmma "${BOUND_VARIANTS:-dmma[^ ]*}" | while read -r label file kernel dt local tile defs; do
     echo "== $label"
-    timeout 60 $dir/bin/clprobe -l "$label" -f kernels/nv_ptx.cl -f kernels/nv_split.cl -f "kernels/$file" \
-      -K "$kernel" -t "$dt" -L "$local" -W "$tile" -D "$defs -cl-nv-verbose" -m 256 -n 256 -k 256 -r 1 -v 2>&1 |
+    clp "$label" "$file" "$kernel" "$dt" "$local" "$tile" "$defs,-cl-nv-verbose" -m 256 -n 256 -k 256 -r 1 -v |
       grep -iE 'registers|spill|bytes stack' | head -n 4
   done >$P/regs.txt
   cat $P/regs.txt
 fi
 if want sweep; then # every transpose pair on edge shapes, odd ld and offsets, beta 0 with NaN in C
-  grep '^dmma' benchmark/nvidia/variants.txt | grep -E "^(${BOUND_SWEEP:-dmma-128x64-w2x2k8s4}) " |
-    while read -r label file kernel dt local tile defs; do
-    defs=$(echo "$defs" | tr , ' '); [ "$defs" = - ] && defs=
+  dmma "${BOUND_SWEEP:-dmma-128x64-w2x2k8s4}" | while read -r label file kernel dt local tile defs; do
     for tr in NN TN NT TT; do
       for shape in "-m 130 -n 136 -k 40 -p 3 -o 5 -b 0.5" "-m 257 -n 129 -k 300" "-m 300 -n 260 -k 264" "-m 1 -n 1 -k 1"; do
-        timeout 60 $dir/bin/clprobe -l "$label" -f kernels/nv_ptx.cl -f kernels/nv_split.cl -f "kernels/$file" \
-          -K "$kernel" -t "$dt" -L "$local" -W "$tile" -D "$defs" $shape -T $tr -r 1 -c full 2>&1 | cut -c1-150
+        # shellcheck disable=SC2086 # the shape's options, one word each
+        clp "$label" "$file" "$kernel" "$dt" "$local" "$tile" "$defs" $shape -T $tr -r 1 -c full | cut -c1-150
       done
     done
   done >$P/sweep.txt
