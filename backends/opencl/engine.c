@@ -201,7 +201,8 @@ double hop_ocl_engine_predict(const struct hop_ocl_state *st, const struct hop_c
   double bytes = 0.0;
   if (st->memory == HOP_OCL_STAGED) {
     double eab = (double)hop_dtype_ab_size(g->dtype), ec = (double)hop_dtype_c_size(g->dtype);
-    bytes = (m * k + k * n) * eab + m * n * ec * (hop_scalar_is_zero(g->beta) ? 1.0 : 2.0);
+    bool c_up = !hop_scalar_is_zero(g->beta) && !hop_ocl_beta_on_host(g, st->memory, false);
+    bytes = (m * k + k * n) * eab + m * n * ec * (c_up ? 2.0 : 1.0);
   }
   return hop_ocl_model_setup(st) + bytes / st->model.link_bytes_s + hop_call_flops(g) / rate;
 }

@@ -359,6 +359,7 @@ struct hop_ocl_plan {
   bool by_columns;      /* A in row blocks, all held on the device: tiles in groups of panels */
   int group;            /* by_columns: panels per group, each group row block by row block */
   bool ksplit;          /* k in several chunks: the device accumulates in float */
+  bool beta_host;       /* the device computes alpha op(A) op(B); the host adds beta C */
   enum hop_ocl_kernel kernel;
   size_t c_esize;       /* bytes of a C element on the device */
 };
@@ -367,6 +368,9 @@ struct hop_ocl_plan {
 bool hop_ocl_kernel_for(enum hop_dtype dt, bool ksplit, enum hop_ocl_kernel *out);
 /* Bytes of an element of a cut k's partial sums: double for d, else float. */
 size_t hop_ocl_acc_size(enum hop_dtype dt);
+/* Does the host add beta C while writing C (plan.c), rather than the
+ * device reading C?  Then C never goes up to the device. */
+bool hop_ocl_beta_on_host(const struct hop_call *g, enum hop_ocl_memory mem, bool ksplit);
 bool hop_ocl_plan_make(const struct hop_call *g, enum hop_ocl_memory mem, size_t cap,
                        struct hop_ocl_plan *p);
 

@@ -4,7 +4,10 @@
  * allocation, or less).  Zero-copy wraps a block's host region instead
  * where that region fits too (transfer.c).  When k is cut,
  * the device accumulates alpha * op(A) op(B) in float and the host applies
- * beta while writing C (one rounding for hgemm). */
+ * beta while writing C (one rounding for hgemm).  A staged call whose C the
+ * device holds in C's own type does the same whole: C never goes up, so
+ * the host neither packs it nor puts it on the link, and adds beta C while
+ * it writes the results, reading C once instead of twice. */
 #include "ocl.h"
 
 enum { GRAIN = 64 }; /* tiles stay multiples of this while they can */
@@ -30,6 +33,17 @@ static void cut(int *x, int *y)
 }
 
 size_t hop_ocl_acc_size(enum hop_dtype dt) { return dt == HOP_DTYPE_D ? 8 : 4; }
+
+bool hop_ocl_beta_on_host(const struct hop_call *g, enum hop_ocl_memory mem, bool ksplit)
+{
+  if (ksplit)
+    return true;
+  /* Half C would come back as float sums, twice its bytes; complex
+   * planes are written by their views (never with beta). */
+  return mem == HOP_OCL_STAGED && !hop_scalar_is_zero(g->beta) && g->planes == NULL &&
+         !hop_dtype_info(g->dtype)->is_complex &&
+         hop_dtype_c_size(g->dtype) == hop_ocl_acc_size(g->dtype);
+}
 
 bool hop_ocl_kernel_for(enum hop_dtype dt, bool ksplit, enum hop_ocl_kernel *out)
 {
@@ -101,12 +115,13 @@ bool hop_ocl_plan_make(const struct hop_call *g, enum hop_ocl_memory mem, size_t
       }
       p->tm = tm, p->tn = tn, p->tk = tk;
       p->ksplit = ksplit;
+      p->beta_host = hop_ocl_beta_on_host(g, mem, ksplit);
       p->tiles_m = ceil_div(g->m, tm);
       p->tiles_n = ceil_div(g->n, tn);
       p->chunks = ceil_div(g->k, tk);
       if (!hop_ocl_kernel_for(g->dtype, ksplit, &p->kernel))
         return false;
-      p->c_esize = ksplit ? hop_ocl_acc_size(g->dtype) : hop_dtype_c_size(g->dtype);
+      p->c_esize = p->beta_host ? hop_ocl_acc_size(g->dtype) : hop_dtype_c_size(g->dtype);
       return true;
     }
     if (tm == 0 || tn == 0 || tk == 0)

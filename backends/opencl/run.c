@@ -247,7 +247,7 @@ static bool tile_start(struct hop_ocl_call *c, struct hop_ocl_c_slot *cs, size_t
     .alpha_d = g->alpha.re, .ta = g->ta,
     .tb = g->tb, .cin = dev->mem, .cout = dev->mem, .ldcin = cs->rows, .ldcout = cs->rows,
   };
-  if (!p->ksplit && !hop_scalar_is_zero(g->beta) && !c->ops->c_in(c, cs, &l))
+  if (!p->beta_host && !hop_scalar_is_zero(g->beta) && !c->ops->c_in(c, cs, &l))
     return false;
   cl_event kev = NULL;
   for (int ch = 0; ch < p->chunks; ch++) {
@@ -259,8 +259,8 @@ static bool tile_start(struct hop_ocl_call *c, struct hop_ocl_c_slot *cs, size_t
     l.k = kb;
     l.a = a->mem, l.a_off = a->off, l.lda = a->ld;
     l.b = b->mem, l.b_off = b->off, l.ldb = b->ld;
-    /* A cut k: chunk 0 starts the float sum, the others add to it; beta waits for the host. */
-    l.beta_d = p->ksplit ? (ch == 0 ? 0.0 : 1.0) : g->beta.re;
+    /* Beta on the host: chunk 0 starts the sum, the others (a cut k) add to it. */
+    l.beta_d = p->beta_host ? (ch == 0 ? 0.0 : 1.0) : g->beta.re;
     l.beta = (float)l.beta_d;
     cl_event wl[4];
     cl_uint nw = wait_list(wl, a->ready, b->ready, cs->ready, cs->unmapped);
@@ -294,7 +294,7 @@ static bool tile_finish(struct hop_ocl_call *c, struct hop_ocl_c_slot *cs)
     const unsigned char *src = c->ops->c_host(c, cs);
     double t0 = hop_now();
     c->redone +=
-      hop_ocl_unpack_c(c->st, c->g, c->p.ksplit, src + off, cs->i0, cs->j0 + j, cs->rows, n);
+      hop_ocl_unpack_c(c->st, c->g, c->p.beta_host, src + off, cs->i0, cs->j0 + j, cs->rows, n);
     c->sg.unpack_s += hop_now() - t0;
     c->sg.unpack_bytes += (double)n * (double)cs->rows * (double)c->p.c_esize;
     c->done_cols[cs->tile] = j + n;
@@ -388,12 +388,12 @@ static void log_phases(const struct hop_ocl_call *c, double seconds)
   const struct hop_call *g = c->g;
   double busy = c->sg.pack_s + c->sg.unpack_s + c->sg.wait_s, mib = 1.0 / (1 << 20);
   hop_log(3,
-          "opencl phases: %s%s %dx%dx%d %s%s beta=%g: %zu tiles (%dx%d) of %dx%d, k in %d; slots "
+          "opencl phases: %s%s %dx%dx%d %s%s beta=%g%s: %zu tiles (%dx%d) of %dx%d, k in %d; slots "
           "%d operand, %d C; %ld uploads of <= %zu KiB, %d copy threads; host ms: pack %.3f "
           "(%.1f MiB), unpack %.3f (%.1f MiB), wait %.3f, other %.3f, total %.3f",
           c->ops->name, g->planes != NULL ? " (complex planes read in place)" : "", (int)g->m,
           (int)g->n, (int)g->k, g->ta ? "T" : "N",
-          g->tb ? "T" : "N", g->beta.re, c->ntiles, p->tiles_m, p->tiles_n, p->tm, p->tn,
+          g->tb ? "T" : "N", g->beta.re, p->beta_host ? " (on the host)" : "", c->ntiles, p->tiles_m, p->tiles_n, p->tm, p->tn,
           p->chunks, c->nx, c->nc, c->sg.uploads, c->sg.chunk >> 10,
           hop_ocl_copy_threads(c->st), 1e3 * c->sg.pack_s, mib * c->sg.pack_bytes,
           1e3 * c->sg.unpack_s, mib * c->sg.unpack_bytes, 1e3 * c->sg.wait_s,

@@ -5,7 +5,9 @@
  * ring of pinned buffers (transfer.c), each chunk on the link while the
  * next is packed; up to three operand slots and four C slots let the host
  * pack the next panels' B while earlier kernels run; each C tile comes
- * back in parts, the first written into C while the next is on the link. */
+ * back in parts, the first written into C while the next is on the link.
+ * C goes up only for half C (plan.c: elsewhere the host adds beta C as it
+ * writes the results, one read of C instead of a pack and an upload). */
 #include "run.h"
 
 static bool block(struct hop_ocl_call *c, struct hop_ocl_op_slot *o, const struct hop_ocl_src *s)

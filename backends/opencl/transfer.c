@@ -192,6 +192,23 @@ static void owned_rows(const struct unpack_job *u, int j, int *r0, int *r1)
   *r1 = *r1 > *r0 ? *r1 : *r0;
 }
 
+/* c = a + beta c over n elements: a loop per case, so that each vectorises
+ * (beta == 1, LAPACK's updates, adds exactly what the device's fma would). */
+#define DEFINE_MERGE(name, T)                                                 \
+  static void name(T *restrict c, const T *restrict a, T beta, int n)         \
+  {                                                                           \
+    if (beta == 0)                                                            \
+      memcpy(c, a, (size_t)n * sizeof *c);                                    \
+    else if (beta == 1)                                                       \
+      for (int i = 0; i < n; i++)                                             \
+        c[i] += a[i];                                                         \
+    else                                                                      \
+      for (int i = 0; i < n; i++)                                             \
+        c[i] = a[i] + beta * c[i];                                            \
+  }
+DEFINE_MERGE(merge_d, double)
+DEFINE_MERGE(merge_s, float)
+
 static void unpack_columns(void *arg, int j0, int j1)
 {
   struct unpack_job *u = arg;
@@ -217,14 +234,11 @@ static void unpack_columns(void *arg, int j0, int j1)
     }
     return;
   }
-  if (g->dtype == HOP_DTYPE_D) { /* partial sums in double; doubles are never flushed */
-    const double beta = g->beta.re;
+  if (g->dtype == HOP_DTYPE_D) { /* sums in double; doubles are never flushed */
     for (int j = j0; j < j1; j++) {
-      const double *a = (const double *)u->src + (size_t)j * rows;
-      double *c = (double *)g->c + hop_at(u->i0, u->j0 + j, g->ldc);
       owned_rows(u, j, &r0, &r1);
-      for (int i = r0; i < r1; i++)
-        c[i] = beta == 0.0 ? a[i] : a[i] + beta * c[i];
+      merge_d((double *)g->c + hop_at(u->i0 + r0, u->j0 + j, g->ldc),
+              (const double *)u->src + (size_t)j * rows + r0, g->beta.re, r1 - r0);
     }
     return;
   }
@@ -243,8 +257,7 @@ static void unpack_columns(void *arg, int j0, int j1)
     }
     float *c = (float *)g->c + at;
     if (u->limit == 0.0f) { /* accumulated: the tight loop of every large staged call */
-      for (int i = r0; i < r1; i++)
-        c[i] = beta == 0.0f ? a[i] : a[i] + beta * c[i];
+      merge_s(c + r0, a + r0, beta, r1 - r0);
       continue;
     }
     for (int i = r0; i < r1; i++) {
@@ -262,8 +275,9 @@ static void unpack_columns(void *arg, int j0, int j1)
 
 /* Write a finished rows x cols tile (dense, ld = rows) into C at (i0, j0),
  * the elements the call writes only (gemmt: its triangle).
- * `accumulated`: the tile holds alpha op(A) op(B) in float (k was cut) and
- * beta * C is added here; else it holds the final values in C's type.
+ * `accumulated`: the tile holds alpha op(A) op(B) (in float where k was cut,
+ * except for d) and beta * C is added here; else it holds the final values
+ * in C's type.
  * Every column is written when this returns (nothing here can fail).  On a
  * flushing device, returns how many results were recomputed. */
 size_t hop_ocl_unpack_c(struct hop_ocl_state *st, const struct hop_call *g, bool accumulated,
