@@ -169,12 +169,15 @@ static struct hop_ocl_copy *copy_pool(struct hop_ocl_state *st)
   if (st->pool.copy != NULL || st->pool.copy_tried)
     return st->pool.copy;
   st->pool.copy_tried = true;
-  /* Half the cores: on the H200's 16-core host, 16 copy threads reached
-   * 57 GB/s in some calls and 9 GB/s in others (a descheduled share holds
-   * up the whole copy while the driver's and the program's own threads
-   * want a core); 8 copied a steady 32 GB/s, every call (doc/PERFORMANCE.md).
-   * Devices that share calls share that half. */
-  long cores = sysconf(_SC_NPROCESSORS_ONLN) / 2 / sharing;
+  /* A discrete device: every core.  Its calls are bound by these copies,
+   * and since a copy is cut into pieces that the threads take in turn, a
+   * descheduled thread no longer holds the others up: on the H200's 16-core
+   * host 16 threads ran dgemm 8192 from host memory in 40 ms against 67 to
+   * 75 with 8, Debian's dgetrf 16384 in 8.0 s against 10.5
+   * (doc/PERFORMANCE.md).  Unified memory copies only small calls: half
+   * the cores.  Devices that share calls share the cores. */
+  long online = sysconf(_SC_NPROCESSORS_ONLN);
+  long cores = (hop_ocl_device(st)->unified ? online / 2 : online) / sharing;
   long dflt = cores < 1 ? 1 : cores < COPY_DEFAULT_MAX ? cores : COPY_DEFAULT_MAX;
   long want = hop_config_int("HOPBLAS_OPENCL_COPY_THREADS", 0, COPY_MAX_THREADS, 0);
   if (want == 0)
