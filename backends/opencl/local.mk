@@ -21,7 +21,7 @@ libhopcore_la_SOURCES += backends/opencl/ocl.h backends/opencl/sources.h \
 	backends/opencl/image.c backends/opencl/pack.c backends/opencl/adreno.c backends/opencl/mali.c \
 	backends/opencl/nvidia.h backends/opencl/nvidia.c backends/opencl/nvidia_pick.c \
 	backends/opencl/nvidia_probe.c backends/opencl/copy.c \
-	backends/opencl/copy_stream.c
+	backends/opencl/copy_stream.c backends/opencl/timeline.c
 nodist_libhopcore_la_SOURCES = kernels/kernels_embedded.c
 libhopcore_la_CPPFLAGS += -I$(top_srcdir)/backends/opencl
 libhopcore_la_LIBADD += -lOpenCL

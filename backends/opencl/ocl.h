@@ -143,7 +143,28 @@ struct hop_ocl_pool {
 };
 
 /* One staged call's uploads through the ring, and its host time by phase. */
+/* timeline.c: HOPBLAS_OPENCL_TIMELINE's record of a call's device commands. */
+enum hop_ocl_tl_kind { HOP_OCL_TL_UP, HOP_OCL_TL_KERNEL, HOP_OCL_TL_DOWN };
+struct hop_ocl_tl_event {
+  cl_event ev;
+  enum hop_ocl_tl_kind kind;
+  double host; /* hop_now() just after it was enqueued */
+};
+struct hop_ocl_timeline {
+  struct hop_ocl_tl_event *e;
+  size_t n, cap;
+};
+/* Is HOPBLAS_OPENCL_TIMELINE set (the queues then keep profiling times)? */
+bool hop_ocl_timeline_wanted(void);
+/* Keep ev (retained) as a command of that kind; nothing when tl is NULL. */
+void hop_ocl_timeline_add(struct hop_ocl_timeline *tl, cl_event ev, enum hop_ocl_tl_kind kind);
+/* After the queues finished: log the call's timeline (host0: its start,
+ * hop_now()'s clock) and release what was kept. */
+void hop_ocl_timeline_report(struct hop_ocl_timeline *tl, const struct hop_call *g, double host0,
+                             double seconds);
+
 struct hop_ocl_stager {
+  struct hop_ocl_timeline *tl;    /* HOPBLAS_OPENCL_TIMELINE: the call's record, else NULL */
   size_t chunk;                   /* bytes per upload (HOPBLAS_OPENCL_CHUNK) */
   int next;                       /* the ring buffer to fill next */
   cl_event sent[HOP_OCL_RING];    /* each ring buffer's last upload */

@@ -159,7 +159,7 @@ static cl_int read_back(struct hop_ocl_call *c, struct hop_ocl_c_slot *cs, cl_ev
     else
       err = c->ops->c_read(c, cs, j, n, kev, &cs->done[cs->parts]);
     if (err == CL_SUCCESS)
-      cs->parts++;
+      hop_ocl_timeline_add(c->sg.tl, cs->done[cs->parts++], HOP_OCL_TL_DOWN);
   }
   return err;
 }
@@ -268,6 +268,7 @@ static bool tile_start(struct hop_ocl_call *c, struct hop_ocl_c_slot *cs, size_t
     err = hop_ocl_family_launch(st, &l, nw, wl, &kev); /* slabs, queue window: family.c */
     if (err != CL_SUCCESS)
       return hop_ocl_call_fail(c, err, "enqueueing a kernel");
+    hop_ocl_timeline_add(c->sg.tl, kev, HOP_OCL_TL_KERNEL);
     ev_share(&a->last_use, kev);
     ev_share(&b->last_use, kev);
   }
@@ -465,6 +466,8 @@ enum hop_status hop_ocl_run(struct hop_ocl_state *st, const struct hop_call *g)
   if (c.done_cols == NULL)
     return HOP_ERR_NOMEM;
   c.sg.chunk = hop_ocl_chunk_bytes(st);
+  struct hop_ocl_timeline timeline = {0};
+  c.sg.tl = hop_ocl_timeline_wanted() ? &timeline : NULL;
   choose_slots(&c);
   /* Tiles go through the slots in turn: the one started u-th in slot u % nc. */
   size_t started = 0, nc = (size_t)c.nc;
@@ -509,6 +512,8 @@ enum hop_status hop_ocl_run(struct hop_ocl_state *st, const struct hop_call *g)
                "flush of subnormals could have moved them", c.redone, (size_t)g->m * (size_t)g->n,
             (double)hop_subnormal_limit(g));
   log_phases(&c, hop_now() - t0);
+  if (c.sg.tl != NULL)
+    hop_ocl_timeline_report(c.sg.tl, g, t0, hop_now() - t0);
   free(c.done_cols);
   return rc;
 }

@@ -275,8 +275,9 @@ static enum hop_status open_device(struct hop_ocl_state *st, char *why, size_t l
   cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)d->platform, 0};
   cl_int err;
   st->ctx = clCreateContext(props, 1, &d->id, NULL, NULL, &err);
+  cl_command_queue_properties qp = hop_ocl_timeline_wanted() ? CL_QUEUE_PROFILING_ENABLE : 0;
   for (int q = 0; q < HOP_OCL_QUEUES && err == CL_SUCCESS; q++)
-    st->q[q] = clCreateCommandQueue(st->ctx, d->id, 0, &err);
+    st->q[q] = clCreateCommandQueue(st->ctx, d->id, qp, &err);
   if (err != CL_SUCCESS) {
     snprintf(why, len, "%s: context or queue creation failed (error %d)", d->name, (int)err);
     return HOP_UNAVAILABLE;

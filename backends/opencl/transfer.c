@@ -378,6 +378,7 @@ static cl_int stage_upload(struct hop_ocl_state *st, struct hop_ocl_stager *sg, 
       clReleaseEvent(sg->sent[r]);
     sg->sent[r] = ev;
     sg->uploads++;
+    hop_ocl_timeline_add(sg->tl, ev, HOP_OCL_TL_UP);
   }
   clRetainEvent(ev);
   *done = ev;
