@@ -21,7 +21,11 @@
 
 #include "run.h"
 
-enum { CHUNK_DEFAULT = 4 << 20 }; /* bytes per upload: a few hundred microseconds of copying */
+/* Bytes per upload: on the H200 8 MiB kept the link busier than 4 (each
+ * transfer costs a fixed time: 4 MiB ones moved 43 GB/s, 8 MiB ones 52)
+ * and made the host's copies cheaper: zgemm 8192 from host memory 122 ms
+ * against 188, dgemm 36 against 41 (doc/PERFORMANCE.md). */
+enum { CHUNK_DEFAULT = 8 << 20 };
 enum { ROW_BLOCKS_DEFAULT = 2 }; /* A's row blocks in a staged call (plan.c) */
 bool hop_ocl_call_fail(struct hop_ocl_call *c, cl_int err, const char *what)
 {
