@@ -365,6 +365,13 @@ cl_int hop_ocl_stage_upload(struct hop_ocl_state *st, struct hop_ocl_stager *sg,
                             const struct hop_plane_view *view, int ld, size_t esize, int row0,
                             int col0, int rows, int cols, cl_mem dev, cl_event after,
                             cl_event *done);
+/* The same block into (dev_r0, dev_c0) of a column-major dev of leading
+ * dimension dev_ld, after `after` (NULL: at once). */
+cl_int hop_ocl_stage_upload_into(struct hop_ocl_state *st, struct hop_ocl_stager *sg,
+                                 const void *x, const struct hop_plane_view *view, int ld,
+                                 size_t esize, int row0, int col0, int rows, int cols, cl_mem dev,
+                                 int dev_ld, int dev_r0, int dev_c0, cl_event after,
+                                 cl_event *done);
 /* The same block into the same (row0, col0) of a column-major dev of leading dimension dev_ld. */
 cl_int hop_ocl_stage_upload_at(struct hop_ocl_state *st, struct hop_ocl_stager *sg, const void *x,
                                int ld, size_t esize, int row0, int col0, int rows, int cols,

@@ -99,48 +99,66 @@ bool hop_ocl_call_family_block(struct hop_ocl_call *c, struct hop_ocl_op_slot *o
   return true;
 }
 
-/* The rows x cols block of op(X) at (r0, c0) on the device: reused when a
- * slot holds it, else put there by the operand strategy. */
-static struct hop_ocl_op_slot *provide(struct hop_ocl_call *c, int x, int r0, int c0, int rows,
-                                       int cols)
+/* The slot of op(X) that holds the block at (r0, c0), or NULL. */
+static struct hop_ocl_op_slot *held(struct hop_ocl_call *c, int x, int r0, int c0)
 {
-  const struct hop_call *g = c->g;
   struct hop_ocl_op_slot *slots = c->op[x];
-  int i = 0;
-  for (int s = 0; s < c->nx; s++) {
+  for (int s = 0; s < c->nx; s++)
     if (slots[s].valid && slots[s].r0 == r0 && slots[s].c0 == c0) {
       slots[s].used = ++c->clock;
       return &slots[s];
     }
+  return NULL;
+}
+
+/* The least recently used slot of op(X), emptied for a new block. */
+static struct hop_ocl_op_slot *empty_slot(struct hop_ocl_call *c, int x)
+{
+  struct hop_ocl_op_slot *slots = c->op[x];
+  int i = 0;
+  for (int s = 1; s < c->nx; s++)
     if (slots[s].used < slots[i].used)
       i = s;
-  }
   struct hop_ocl_op_slot *o = &slots[i];
   o->used = ++c->clock;
-  if (x == 0 && c->st->shared != NULL) { /* op(A) is on the device already, whole */
-    if (o->wrap != NULL) {
-      clReleaseMemObject(o->wrap);
-      o->wrap = NULL;
-    }
-    o->valid = false; /* a view of the shared copy, never matched as a block of its own */
-    if (hop_ocl_share_block(c->st, o, r0, c0, rows, cols))
-      return o;
+  o->valid = false;
+  if (o->wrap != NULL) { /* the runtime keeps it alive until its kernels are done */
+    clReleaseMemObject(o->wrap);
+    o->wrap = NULL;
   }
+  return o;
+}
+
+/* Where the rows x cols block of op(X) at (r0, c0), for slot o, lies in X. */
+static struct hop_ocl_src source(const struct hop_ocl_call *c, const struct hop_ocl_op_slot *o,
+                                 int x, int r0, int c0, int rows, int cols)
+{
+  const struct hop_call *g = c->g;
   bool trans = x == 0 ? g->ta : g->tb;
   size_t e = hop_dtype_ab_size(g->dtype);
   struct hop_ocl_src s = {
-    .x = x, .slot = i, .r0 = r0, .c0 = c0, .rows = rows, .cols = cols,
+    .x = x, .slot = (int)(o - c->op[x]), .r0 = r0, .c0 = c0, .rows = rows, .cols = cols,
     .base = x == 0 ? g->a : g->b, .ld = x == 0 ? g->lda : g->ldb, .e = e,
     .sr = trans ? c0 : r0, .sc = trans ? r0 : c0, .srows = trans ? cols : rows,
     .scols = trans ? rows : cols,
   };
   s.dense = (size_t)s.srows * (size_t)s.scols * e;
   s.full = (size_t)(x == 0 ? c->p.tm : c->p.tn) * (size_t)c->p.tk * e;
-  o->valid = false;
-  if (o->wrap != NULL) { /* the runtime keeps it alive until its kernels are done */
-    clReleaseMemObject(o->wrap);
-    o->wrap = NULL;
-  }
+  return s;
+}
+
+/* The rows x cols block of op(X) at (r0, c0) on the device: reused when a
+ * slot holds it, else put there by the operand strategy. */
+static struct hop_ocl_op_slot *provide(struct hop_ocl_call *c, int x, int r0, int c0, int rows,
+                                       int cols)
+{
+  struct hop_ocl_op_slot *o = held(c, x, r0, c0);
+  if (o != NULL)
+    return o;
+  o = empty_slot(c, x);
+  if (x == 0 && c->st->shared != NULL && hop_ocl_share_block(c->st, o, r0, c0, rows, cols))
+    return o; /* a view of the copy of op(A) already on the device, never matched as a block */
+  struct hop_ocl_src s = source(c, o, x, r0, c0, rows, cols);
   if (!c->ops->block(c, o, &s))
     return NULL;
   o->r0 = r0, o->c0 = c0, o->valid = true;
@@ -223,6 +241,112 @@ static bool tile_wanted(const struct hop_ocl_call *c, size_t t)
   return false;
 }
 
+/* Launch the kernel for tile cs over k in [k0, k0 + kb) of blocks a and b
+ * (held whole from k = 0, or from k0 for a cut k), after those events. */
+static bool launch_part(struct hop_ocl_call *c, struct hop_ocl_c_slot *cs,
+                        struct hop_ocl_launch *l, struct hop_ocl_op_slot *a,
+                        struct hop_ocl_op_slot *b, int k0, int kb, bool first, cl_event a_ready,
+                        cl_event b_ready, cl_event *kev)
+{
+  const struct hop_call *g = c->g;
+  /* Where k0 lies in each block as stored: along its columns (A as is, B
+   * transposed: k0 whole columns in) or its rows. */
+  l->k = kb;
+  l->a = a->mem, l->a_off = a->off + (cl_ulong)k0 * (g->ta ? 1u : (cl_ulong)a->ld), l->lda = a->ld;
+  l->b = b->mem, l->b_off = b->off + (cl_ulong)k0 * (g->tb ? (cl_ulong)b->ld : 1u), l->ldb = b->ld;
+  /* The first launch applies beta (none: the host adds it); later ones add to its sums. */
+  l->beta_d = !first ? 1.0 : c->p.beta_host ? 0.0 : g->beta.re;
+  l->beta = (float)l->beta_d;
+  cl_event wl[4];
+  cl_uint nw = wait_list(wl, a_ready, b_ready, cs->ready, cs->unmapped);
+  hop_ocl_ev_put(kev, NULL);
+  cl_int err = hop_ocl_family_launch(c->st, l, nw, wl, kev); /* slabs, queue window: family.c */
+  if (err != CL_SUCCESS)
+    return hop_ocl_call_fail(c, err, "enqueueing a kernel");
+  hop_ocl_timeline_add(c->sg.tl, *kev, HOP_OCL_TL_KERNEL);
+  return true;
+}
+
+/* The tile's kernels, one per k chunk of the plan (one when k is whole). */
+static bool launch_chunks(struct hop_ocl_call *c, struct hop_ocl_c_slot *cs,
+                          struct hop_ocl_launch *l, cl_event *kev)
+{
+  for (int ch = 0; ch < c->p.chunks; ch++) {
+    int k0 = ch * c->p.tk, kb = c->g->k - k0 < c->p.tk ? c->g->k - k0 : c->p.tk;
+    struct hop_ocl_op_slot *a = provide(c, 0, cs->i0, k0, cs->rows, kb);
+    struct hop_ocl_op_slot *b = a ? provide(c, 1, k0, cs->j0, kb, cs->cols) : NULL;
+    if (b == NULL || !launch_part(c, cs, l, a, b, 0, kb, ch == 0, a->ready, b->ready, kev))
+      return false;
+    ev_share(&a->last_use, *kev);
+    ev_share(&b->last_use, *kev);
+  }
+  return true;
+}
+
+/* A new block of A (a row block's first tile) in k slices: each slice's
+ * kernel starts once that slice of A (and of B, when it is new too) is up,
+ * so the device waits for a quarter of the block instead of all of it (on
+ * the H200 the first kernel of sgemm 8192 from host memory waited 3.5 ms
+ * for half of A, zgemm's 17 ms; sliced, 1.7 and 9).  Each slice's sums go
+ * to the tile's C buffer, the next adding to them: only where that buffer
+ * holds the accumulation's type, for blocks the strategy can upload part
+ * by part, for whole tiles (a triangle's slabs would each be launched four
+ * times: dsyrk 8192 ran slower) and for slices of at least
+ * HOPBLAS_OPENCL_SLICE_MIN_FLOPS (small kernels pay more in launches than
+ * they gain). */
+enum { SLICES = 4, SLICE_MIN_K = 256 };
+static const double SLICE_MIN_FLOPS = 4e9;
+
+static int tile_slices(const struct hop_ocl_call *c, const struct hop_ocl_c_slot *cs)
+{
+  const struct hop_call *g = c->g;
+  if (c->ops->block_part == NULL || c->st->shared != NULL || c->p.chunks != 1 || c->st->flushes ||
+      c->p.c_esize != hop_ocl_acc_size(g->dtype) || call_part(g) != HOP_OCL_ALL)
+    return 1;
+  double min_flops = (double)hop_config_int("HOPBLAS_OPENCL_SLICE_MIN_FLOPS", 0, 1LL << 50,
+                                            (long long)SLICE_MIN_FLOPS);
+  if (2.0 * cs->rows * cs->cols * ((double)g->k / SLICES) < min_flops)
+    return 1;
+  for (int s = 0; s < c->nx; s++) /* held() without counting a use */
+    if (c->op[0][s].valid && c->op[0][s].r0 == cs->i0 && c->op[0][s].c0 == 0)
+      return 1;
+  int64_t n = g->k / SLICE_MIN_K;
+  return n < 1 ? 1 : n > SLICES ? SLICES : (int)n;
+}
+
+static bool launch_sliced(struct hop_ocl_call *c, struct hop_ocl_c_slot *cs,
+                          struct hop_ocl_launch *l, int slices, cl_event *kev)
+{
+  const struct hop_call *g = c->g;
+  struct hop_ocl_op_slot *a = empty_slot(c, 0), *b = held(c, 1, 0, cs->j0);
+  struct hop_ocl_src sa = source(c, a, 0, cs->i0, 0, cs->rows, (int)g->k), sb = {0};
+  bool b_new = b == NULL;
+  if (b_new) {
+    b = empty_slot(c, 1);
+    sb = source(c, b, 1, 0, cs->j0, (int)g->k, cs->cols);
+  }
+  int kb = (int)((g->k + slices - 1) / slices);
+  for (int k0 = 0; k0 < g->k; k0 += kb) {
+    int n = g->k - k0 < kb ? (int)g->k - k0 : kb;
+    cl_event ea = NULL, eb = NULL;
+    bool ok = c->ops->block_part(c, a, &sa, k0, n, &ea) &&
+              (!b_new || c->ops->block_part(c, b, &sb, k0, n, &eb)) &&
+              launch_part(c, cs, l, a, b, k0, n, k0 == 0, ea, b_new ? eb : b->ready, kev);
+    hop_ocl_ev_put(&a->ready, ea); /* the last slice's upload stands for them all */
+    if (b_new)
+      hop_ocl_ev_put(&b->ready, eb);
+    if (!ok)
+      return false;
+  }
+  /* Only now: each slice's upload waited for the kernels that read the slot before. */
+  ev_share(&a->last_use, *kev);
+  ev_share(&b->last_use, *kev);
+  a->r0 = cs->i0, a->c0 = 0, a->valid = true;
+  if (b_new)
+    b->r0 = 0, b->c0 = cs->j0, b->valid = true;
+  return true;
+}
+
 /* Queue everything for tile t in slot cs: operands, kernels, read-back. */
 static bool tile_start(struct hop_ocl_call *c, struct hop_ocl_c_slot *cs, size_t t)
 {
@@ -253,29 +377,10 @@ static bool tile_start(struct hop_ocl_call *c, struct hop_ocl_c_slot *cs, size_t
   };
   if (!p->beta_host && !hop_scalar_is_zero(g->beta) && !c->ops->c_in(c, cs, &l))
     return false;
+  int slices = tile_slices(c, cs);
   cl_event kev = NULL;
-  for (int ch = 0; ch < p->chunks; ch++) {
-    int k0 = ch * p->tk, kb = g->k - k0 < p->tk ? g->k - k0 : p->tk;
-    struct hop_ocl_op_slot *a = provide(c, 0, cs->i0, k0, cs->rows, kb);
-    struct hop_ocl_op_slot *b = a ? provide(c, 1, k0, cs->j0, kb, cs->cols) : NULL;
-    if (b == NULL)
-      return hop_ocl_ev_put(&kev, NULL), false;
-    l.k = kb;
-    l.a = a->mem, l.a_off = a->off, l.lda = a->ld;
-    l.b = b->mem, l.b_off = b->off, l.ldb = b->ld;
-    /* Beta on the host: chunk 0 starts the sum, the others (a cut k) add to it. */
-    l.beta_d = p->beta_host ? (ch == 0 ? 0.0 : 1.0) : g->beta.re;
-    l.beta = (float)l.beta_d;
-    cl_event wl[4];
-    cl_uint nw = wait_list(wl, a->ready, b->ready, cs->ready, cs->unmapped);
-    hop_ocl_ev_put(&kev, NULL);
-    err = hop_ocl_family_launch(st, &l, nw, wl, &kev); /* slabs, queue window: family.c */
-    if (err != CL_SUCCESS)
-      return hop_ocl_call_fail(c, err, "enqueueing a kernel");
-    hop_ocl_timeline_add(c->sg.tl, kev, HOP_OCL_TL_KERNEL);
-    ev_share(&a->last_use, kev);
-    ev_share(&b->last_use, kev);
-  }
+  if (!(slices > 1 ? launch_sliced(c, cs, &l, slices, &kev) : launch_chunks(c, cs, &l, &kev)))
+    return hop_ocl_ev_put(&kev, NULL), false;
   err = read_back(c, cs, kev);
   hop_ocl_ev_put(&kev, NULL);
   cs->busy = cs->parts > 0; /* parts already queued are waited for, even after an error */

@@ -53,6 +53,11 @@ struct hop_ocl_operands {
   bool c_pinned;           /* a C slot also has a pinned host image */
   /* Put block s into slot o (o->mem, o->off, o->ld, o->ready). */
   bool (*block)(struct hop_ocl_call *c, struct hop_ocl_op_slot *o, const struct hop_ocl_src *s);
+  /* Or part by part: op(X)'s k in [k0, k0 + kb) of block s into slot o,
+   * k0 == 0 first (*ev: that part's upload; o->mem, o->off, o->ld set);
+   * NULL where blocks go whole (zero-copy, the image families). */
+  bool (*block_part)(struct hop_ocl_call *c, struct hop_ocl_op_slot *o,
+                     const struct hop_ocl_src *s, int k0, int kb, cl_event *ev);
   /* C's input for the tile when beta != 0 and k is whole; sets l->cin. */
   bool (*c_in)(struct hop_ocl_call *c, struct hop_ocl_c_slot *cs, struct hop_ocl_launch *l);
   int (*c_parts)(const struct hop_ocl_call *c, const struct hop_ocl_c_slot *cs);

@@ -29,6 +29,28 @@ static bool block(struct hop_ocl_call *c, struct hop_ocl_op_slot *o, const struc
   return true;
 }
 
+static bool block_part(struct hop_ocl_call *c, struct hop_ocl_op_slot *o,
+                       const struct hop_ocl_src *s, int k0, int kb, cl_event *ev)
+{
+  struct hop_ocl_state *st = c->st;
+  struct hop_ocl_slot *dev = &st->pool.dev[s->x][s->slot];
+  cl_int err = k0 > 0 ? CL_SUCCESS : hop_ocl_slot_ensure(st, dev, s->full, CL_MEM_READ_ONLY, false);
+  if (err != CL_SUCCESS)
+    return hop_ocl_call_fail(c, err, "allocating an operand buffer");
+  const struct hop_planes *pv = c->g->planes;
+  /* k runs along the stored block's columns (A as is, B transposed) or its rows. */
+  bool k_cols = s->x == 0 ? !c->g->ta : c->g->tb;
+  err = hop_ocl_stage_upload_into(st, &c->sg, s->base,
+                                  pv == NULL ? NULL : s->x == 0 ? &pv->a : &pv->b, s->ld, s->e,
+                                  k_cols ? s->sr : s->sr + k0, k_cols ? s->sc + k0 : s->sc,
+                                  k_cols ? s->srows : kb, k_cols ? kb : s->scols, dev->mem,
+                                  s->srows, k_cols ? 0 : k0, k_cols ? k0 : 0, o->last_use, ev);
+  if (err != CL_SUCCESS)
+    return hop_ocl_call_fail(c, err, "uploading an operand");
+  o->mem = dev->mem, o->off = 0, o->ld = s->srows;
+  return true;
+}
+
 static bool block_images(struct hop_ocl_call *c, struct hop_ocl_op_slot *o,
                          const struct hop_ocl_src *s)
 {
@@ -94,7 +116,7 @@ static void c_drop(struct hop_ocl_call *c, int i)
 
 const struct hop_ocl_operands hop_ocl_staged = {
   .name = "staged", .op_slots = 3, .c_slots = HOP_OCL_SLOTS, .c_pinned = true, .block = block,
-  .c_in = c_in, .c_parts = c_parts, .c_read = c_read, .c_host = c_host, .c_done = c_done,
+  .block_part = block_part, .c_in = c_in, .c_parts = c_parts, .c_read = c_read, .c_host = c_host, .c_done = c_done,
   .c_drop = c_drop,
 };
 

@@ -329,8 +329,8 @@ void hop_ocl_stager_end(struct hop_ocl_stager *sg)
  * (the queue is in order: it stands for them all). */
 static cl_int stage_upload(struct hop_ocl_state *st, struct hop_ocl_stager *sg, const void *x,
                            const struct hop_plane_view *view, int ld, size_t esize, int row0,
-                           int col0, int rows, int cols, cl_mem dev, int dev_ld, cl_event after,
-                           cl_event *done)
+                           int col0, int rows, int cols, cl_mem dev, int dev_ld, int dev_r0,
+                           int dev_c0, cl_event after, cl_event *done)
 {
   size_t col_bytes = (size_t)rows * esize;
   size_t per = sg->chunk / col_bytes;
@@ -365,7 +365,7 @@ static cl_int stage_upload(struct hop_ocl_state *st, struct hop_ocl_stager *sg, 
       err = clEnqueueWriteBuffer(st->q[HOP_OCL_Q_UP], dev, CL_FALSE, (size_t)j * col_bytes,
                                  (size_t)n * col_bytes, ring->host, waits, wait, &ev);
     } else {
-      size_t dev_origin[3] = {(size_t)row0 * esize, (size_t)col0 + (size_t)j, 0};
+      size_t dev_origin[3] = {(size_t)dev_r0 * esize, (size_t)dev_c0 + (size_t)j, 0};
       size_t host_origin[3] = {0, 0, 0}, region[3] = {col_bytes, (size_t)n, 1};
       err = clEnqueueWriteBufferRect(st->q[HOP_OCL_Q_UP], dev, CL_FALSE, dev_origin, host_origin,
                                      region, (size_t)dev_ld * esize, 0, col_bytes, 0, ring->host,
@@ -390,12 +390,24 @@ cl_int hop_ocl_stage_upload(struct hop_ocl_state *st, struct hop_ocl_stager *sg,
                             int col0, int rows, int cols, cl_mem dev, cl_event after,
                             cl_event *done)
 {
-  return stage_upload(st, sg, x, view, ld, esize, row0, col0, rows, cols, dev, 0, after, done);
+  return stage_upload(st, sg, x, view, ld, esize, row0, col0, rows, cols, dev, 0, 0, 0, after,
+                      done);
+}
+
+cl_int hop_ocl_stage_upload_into(struct hop_ocl_state *st, struct hop_ocl_stager *sg,
+                                 const void *x, const struct hop_plane_view *view, int ld,
+                                 size_t esize, int row0, int col0, int rows, int cols, cl_mem dev,
+                                 int dev_ld, int dev_r0, int dev_c0, cl_event after,
+                                 cl_event *done)
+{
+  return stage_upload(st, sg, x, view, ld, esize, row0, col0, rows, cols, dev, dev_ld, dev_r0,
+                      dev_c0, after, done);
 }
 
 cl_int hop_ocl_stage_upload_at(struct hop_ocl_state *st, struct hop_ocl_stager *sg, const void *x,
                                int ld, size_t esize, int row0, int col0, int rows, int cols,
                                cl_mem dev, int dev_ld, cl_event *done)
 {
-  return stage_upload(st, sg, x, NULL, ld, esize, row0, col0, rows, cols, dev, dev_ld, NULL, done);
+  return stage_upload(st, sg, x, NULL, ld, esize, row0, col0, rows, cols, dev, dev_ld, row0, col0,
+                      NULL, done);
 }
