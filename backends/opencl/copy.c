@@ -163,12 +163,8 @@ static _Atomic int sharing = 1;
 
 void hop_ocl_copy_devices(int devices) { sharing = devices > 1 ? devices : 1; }
 
-/* The workers, created on first use; NULL: copy on the calling thread. */
-static struct hop_ocl_copy *copy_pool(struct hop_ocl_state *st)
+int hop_ocl_copy_threads_wanted(const struct hop_ocl_state *st)
 {
-  if (st->pool.copy != NULL || st->pool.copy_tried)
-    return st->pool.copy;
-  st->pool.copy_tried = true;
   /* A discrete device: every core.  Its calls are bound by these copies,
    * and since a copy is cut into pieces that the threads take in turn, a
    * descheduled thread no longer holds the others up: on the H200's 16-core
@@ -180,8 +176,16 @@ static struct hop_ocl_copy *copy_pool(struct hop_ocl_state *st)
   long cores = (hop_ocl_device(st)->unified ? online / 2 : online) / sharing;
   long dflt = cores < 1 ? 1 : cores < COPY_DEFAULT_MAX ? cores : COPY_DEFAULT_MAX;
   long want = hop_config_int("HOPBLAS_OPENCL_COPY_THREADS", 0, COPY_MAX_THREADS, 0);
-  if (want == 0)
-    want = dflt;
+  return (int)(want == 0 ? dflt : want);
+}
+
+/* The workers, created on first use; NULL: copy on the calling thread. */
+static struct hop_ocl_copy *copy_pool(struct hop_ocl_state *st)
+{
+  if (st->pool.copy != NULL || st->pool.copy_tried)
+    return st->pool.copy;
+  st->pool.copy_tried = true;
+  int want = hop_ocl_copy_threads_wanted(st);
   if (want < 2)
     return NULL;
   struct hop_ocl_copy *cp = calloc(1, sizeof *cp);

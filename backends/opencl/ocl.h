@@ -339,6 +339,10 @@ typedef void hop_ocl_copy_fn(void *arg, int j0, int j1);
 void hop_ocl_copy_columns(struct hop_ocl_state *st, size_t bytes, int cols, hop_ocl_copy_fn *fn,
                           void *arg);
 int hop_ocl_copy_threads(struct hop_ocl_state *st);
+/* The threads that copy (the caller included) once a call needs them:
+ * HOPBLAS_OPENCL_COPY_THREADS, else every core for a discrete device and
+ * half of them for unified memory, shared by the devices that share calls. */
+int hop_ocl_copy_threads_wanted(const struct hop_ocl_state *st);
 /* How many devices share calls (split.c): each pool takes its share of the cores. */
 void hop_ocl_copy_devices(int devices);
 /* copy_stream.c: memcpy for copies nothing reads again soon (streaming
@@ -406,6 +410,8 @@ bool hop_ocl_plan_make(const struct hop_call *g, enum hop_ocl_memory mem, size_t
 int hop_ocl_row_blocks(struct hop_ocl_state *st);
 /* run.c: bytes per upload and per read-back part (HOPBLAS_OPENCL_CHUNK, else 4 MiB). */
 size_t hop_ocl_chunk_bytes(struct hop_ocl_state *st);
+/* The same without keeping it (hopblas info). */
+size_t hop_ocl_chunk_planned(const struct hop_ocl_state *st);
 /* run.c: the whole call; C is final, or untouched (error status returned). */
 enum hop_status hop_ocl_run(struct hop_ocl_state *st, const struct hop_call *g);
 

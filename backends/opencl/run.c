@@ -518,13 +518,21 @@ int hop_ocl_row_blocks(struct hop_ocl_state *st)
   return st->pool.row_blocks;
 }
 
+size_t hop_ocl_chunk_planned(const struct hop_ocl_state *st)
+{
+  size_t chunk = st->pool.chunk;
+  if (chunk == 0)
+    chunk = (size_t)hop_config_int("HOPBLAS_OPENCL_CHUNK", 0, 1L << 30, 0);
+  if (chunk == 0)
+    chunk = CHUNK_DEFAULT;
+  return chunk < st->cap ? chunk : st->cap;
+}
+
 size_t hop_ocl_chunk_bytes(struct hop_ocl_state *st)
 {
   if (st->pool.chunk == 0)
-    st->pool.chunk = (size_t)hop_config_int("HOPBLAS_OPENCL_CHUNK", 0, 1L << 30, 0);
-  if (st->pool.chunk == 0)
-    st->pool.chunk = CHUNK_DEFAULT;
-  return st->pool.chunk < st->cap ? st->pool.chunk : st->cap;
+    st->pool.chunk = hop_ocl_chunk_planned(st);
+  return st->pool.chunk;
 }
 
 /* Zero-copy wraps each operand in a new buffer object per call, a few

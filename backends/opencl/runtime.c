@@ -374,6 +374,12 @@ void hop_ocl_runtime_describe(const struct hop_ocl_state *st, FILE *out)
   fprintf(out, " (%s)\n", st->dev_why);
   fprintf(out, "  host memory: %s (%s)\n", st->memory == HOP_OCL_ZERO_COPY ? "zero-copy" : "staged",
           st->memory_why);
+  int threads = hop_ocl_copy_threads_wanted(st);
+  fprintf(out,
+          "  host copies: %d thread%s%s; staged uploads of %.1f MiB; staged s and d calls add "
+          "beta C on the host (C never goes up)\n",
+          threads < 1 ? 1 : threads, threads > 1 ? "s" : "",
+          threads > 1 ? "" : " (the calling thread)", (double)hop_ocl_chunk_planned(st) / (1 << 20));
   fprintf(out, "  subnormal floats: %s\n",
           !st->flushes ? "kept (CL_FP_DENORM)"
           : hop_ocl_device(st)->flushes
