@@ -13,6 +13,6 @@ benchmark_batch_bench_LDADD = libhopblas.la -lm
 EXTRA_DIST += benchmark/batch.sh benchmark/scaling/scaling.sh benchmark/scaling/pbench.c
 EXTRA_DIST += benchmark/tune-crossover.sh benchmark/tune-gain.sh benchmark/tune-device.sh benchmark/call-cost.sh
 EXTRA_DIST += benchmark/nvidia/h200.sh benchmark/nvidia/h200-report.py benchmark/nvidia/precisions.sh \
-	benchmark/nvidia/bound.sh benchmark/nvidia/level3.sh benchmark/nvidia/two-gpu.sh benchmark/nvidia/device-env.sh \
+	benchmark/nvidia/bound.sh benchmark/nvidia/host-pipeline.sh benchmark/nvidia/level3.sh benchmark/nvidia/two-gpu.sh benchmark/nvidia/device-env.sh \
 	benchmark/nvidia/linkrate.c benchmark/lapack_bench.c \
 	benchmark/nvidia/f64probe.c benchmark/nvidia/torch_anchor.py

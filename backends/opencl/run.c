@@ -462,6 +462,16 @@ static void finish_on_cpu(struct hop_ocl_call *c)
  * largest buffers of the two-slot pipeline (6 x cap); an operand loaded
  * once takes one slot.  Pinned host memory: a C slot's image each, and the
  * ring's chunks. */
+/* The strategy's operand slots; staged buffers take
+ * HOPBLAS_OPENCL_OPERAND_SLOTS (2 to 4) where set: more slots let the host
+ * upload B panels further ahead of the kernels (and A in as many row blocks). */
+static int operand_slots(const struct hop_ocl_call *c)
+{
+  if (c->ops != &hop_ocl_staged)
+    return c->ops->op_slots;
+  return (int)hop_config_int("HOPBLAS_OPENCL_OPERAND_SLOTS", 2, HOP_OCL_SLOTS, c->ops->op_slots);
+}
+
 static void choose_slots(struct hop_ocl_call *c)
 {
   const struct hop_ocl_plan *p = &c->p;
@@ -469,7 +479,7 @@ static void choose_slots(struct hop_ocl_call *c)
   double a = (double)p->tm * p->tk * eab, b = (double)p->tk * p->tn * eab;
   double cc = (double)p->tm * p->tn * (double)p->c_esize;
   bool a_once = p->tiles_m == 1 && p->chunks == 1, b_once = p->tiles_n == 1 && p->chunks == 1;
-  c->nx = c->ops->op_slots;
+  c->nx = operand_slots(c);
   c->nc = c->ops->c_slots;
   /* A's row blocks must all stay on the device: never fewer slots. */
   int least = p->by_columns && p->tiles_m > 2 ? p->tiles_m : 2;
@@ -566,8 +576,8 @@ enum hop_status hop_ocl_run(struct hop_ocl_state *st, const struct hop_call *g)
   if (st->family->limits != NULL)
     st->family->limits(st, g, &c.p);
   /* Every row block of A keeps a slot of its own. */
-  int rb = hop_ocl_row_blocks(st);
-  c.p.row_blocks = rb < c.ops->op_slots ? rb : c.ops->op_slots;
+  int rb = hop_ocl_row_blocks(st), slots = operand_slots(&c);
+  c.p.row_blocks = rb < slots ? rb : slots;
   if (!hop_ocl_plan_make(g, memory, st->cap, &c.p)) {
     hop_log(2, "opencl: no tiling of %dx%dx%d fits buffers of %zu bytes; declined", (int)g->m,
             (int)g->n, (int)g->k, st->cap);
