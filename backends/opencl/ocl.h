@@ -142,7 +142,6 @@ struct hop_ocl_pool {
   int row_blocks;                              /* HOPBLAS_OPENCL_ROW_BLOCKS, read on first use */
 };
 
-/* One staged call's uploads through the ring, and its host time by phase. */
 /* timeline.c: HOPBLAS_OPENCL_TIMELINE's record of a call's device commands. */
 enum hop_ocl_tl_kind { HOP_OCL_TL_UP, HOP_OCL_TL_KERNEL, HOP_OCL_TL_DOWN };
 struct hop_ocl_tl_event {
@@ -163,6 +162,7 @@ void hop_ocl_timeline_add(struct hop_ocl_timeline *tl, cl_event ev, enum hop_ocl
 void hop_ocl_timeline_report(struct hop_ocl_timeline *tl, const struct hop_call *g, double host0,
                              double seconds);
 
+/* One staged call's uploads through the ring, and its host time by phase. */
 struct hop_ocl_stager {
   struct hop_ocl_timeline *tl;    /* HOPBLAS_OPENCL_TIMELINE: the call's record, else NULL */
   size_t chunk;                   /* bytes per upload (HOPBLAS_OPENCL_CHUNK) */
@@ -408,7 +408,7 @@ bool hop_ocl_plan_make(const struct hop_call *g, enum hop_ocl_memory mem, size_t
 
 /* run.c: A's row blocks in a staged call (HOPBLAS_OPENCL_ROW_BLOCKS). */
 int hop_ocl_row_blocks(struct hop_ocl_state *st);
-/* run.c: bytes per upload and per read-back part (HOPBLAS_OPENCL_CHUNK, else 4 MiB). */
+/* run.c: bytes per upload and per read-back part (HOPBLAS_OPENCL_CHUNK, else 8 MiB). */
 size_t hop_ocl_chunk_bytes(struct hop_ocl_state *st);
 /* The same without keeping it (hopblas info). */
 size_t hop_ocl_chunk_planned(const struct hop_ocl_state *st);

@@ -99,16 +99,23 @@ bool hop_ocl_call_family_block(struct hop_ocl_call *c, struct hop_ocl_op_slot *o
   return true;
 }
 
-/* The slot of op(X) that holds the block at (r0, c0), or NULL. */
+/* The index of op(X)'s slot that holds the block at (r0, c0), or -1. */
+static int holder(const struct hop_ocl_call *c, int x, int r0, int c0)
+{
+  for (int s = 0; s < c->nx; s++)
+    if (c->op[x][s].valid && c->op[x][s].r0 == r0 && c->op[x][s].c0 == c0)
+      return s;
+  return -1;
+}
+
+/* That slot, counted as used now, or NULL. */
 static struct hop_ocl_op_slot *held(struct hop_ocl_call *c, int x, int r0, int c0)
 {
-  struct hop_ocl_op_slot *slots = c->op[x];
-  for (int s = 0; s < c->nx; s++)
-    if (slots[s].valid && slots[s].r0 == r0 && slots[s].c0 == c0) {
-      slots[s].used = ++c->clock;
-      return &slots[s];
-    }
-  return NULL;
+  int s = holder(c, x, r0, c0);
+  if (s < 0)
+    return NULL;
+  c->op[x][s].used = ++c->clock;
+  return &c->op[x][s];
 }
 
 /* The least recently used slot of op(X), emptied for a new block. */
@@ -307,9 +314,8 @@ static int tile_slices(const struct hop_ocl_call *c, const struct hop_ocl_c_slot
                                             (long long)SLICE_MIN_FLOPS);
   if (2.0 * cs->rows * cs->cols * ((double)g->k / SLICES) < min_flops)
     return 1;
-  for (int s = 0; s < c->nx; s++) /* held() without counting a use */
-    if (c->op[0][s].valid && c->op[0][s].r0 == cs->i0 && c->op[0][s].c0 == 0)
-      return 1;
+  if (holder(c, 0, cs->i0, 0) >= 0)
+    return 1;
   int64_t n = g->k / SLICE_MIN_K;
   return n < 1 ? 1 : n > SLICES ? SLICES : (int)n;
 }
@@ -457,11 +463,6 @@ static void finish_on_cpu(struct hop_ocl_call *c)
   }
 }
 
-/* Slots in flight: as many as the strategy keeps (staged: up to three of
- * each operand and four of C), while the device buffers stay within the six
- * largest buffers of the two-slot pipeline (6 x cap); an operand loaded
- * once takes one slot.  Pinned host memory: a C slot's image each, and the
- * ring's chunks. */
 /* The strategy's operand slots; staged buffers take
  * HOPBLAS_OPENCL_OPERAND_SLOTS (2 to 4) where set: more slots let the host
  * upload B panels further ahead of the kernels (and A in as many row blocks). */
@@ -472,6 +473,11 @@ static int operand_slots(const struct hop_ocl_call *c)
   return (int)hop_config_int("HOPBLAS_OPENCL_OPERAND_SLOTS", 2, HOP_OCL_SLOTS, c->ops->op_slots);
 }
 
+/* Slots in flight: as many as the strategy keeps (staged: up to three of
+ * each operand and four of C), while the device buffers stay within the six
+ * largest buffers of the two-slot pipeline (6 x cap); an operand loaded
+ * once takes one slot.  Pinned host memory: a C slot's image each, and the
+ * ring's chunks. */
 static void choose_slots(struct hop_ocl_call *c)
 {
   const struct hop_ocl_plan *p = &c->p;
@@ -513,8 +519,8 @@ static void log_phases(const struct hop_ocl_call *c, double seconds)
           "(%.1f MiB), unpack %.3f (%.1f MiB), wait %.3f, other %.3f, total %.3f",
           c->ops->name, g->planes != NULL ? " (complex planes read in place)" : "", (int)g->m,
           (int)g->n, (int)g->k, g->ta ? "T" : "N",
-          g->tb ? "T" : "N", g->beta.re, p->beta_host ? " (on the host)" : "", c->ntiles, p->tiles_m, p->tiles_n, p->tm, p->tn,
-          p->chunks, c->nx, c->nc, c->sg.uploads, c->sg.chunk >> 10,
+          g->tb ? "T" : "N", g->beta.re, p->beta_host ? " (on the host)" : "", c->ntiles,
+          p->tiles_m, p->tiles_n, p->tm, p->tn, p->chunks, c->nx, c->nc, c->sg.uploads, c->sg.chunk >> 10,
           hop_ocl_copy_threads(c->st), 1e3 * c->sg.pack_s, mib * c->sg.pack_bytes,
           1e3 * c->sg.unpack_s, mib * c->sg.unpack_bytes, 1e3 * c->sg.wait_s,
           1e3 * (seconds - busy), 1e3 * seconds);

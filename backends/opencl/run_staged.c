@@ -10,6 +10,14 @@
  * writes the results, one read of C instead of a pack and an upload). */
 #include "run.h"
 
+/* Where a complex call's planes of the block's X are read, else NULL. */
+static const struct hop_plane_view *view_of(const struct hop_ocl_call *c,
+                                            const struct hop_ocl_src *s)
+{
+  const struct hop_planes *pv = c->g->planes;
+  return pv == NULL ? NULL : s->x == 0 ? &pv->a : &pv->b;
+}
+
 static bool block(struct hop_ocl_call *c, struct hop_ocl_op_slot *o, const struct hop_ocl_src *s)
 {
   struct hop_ocl_state *st = c->st;
@@ -18,10 +26,8 @@ static bool block(struct hop_ocl_call *c, struct hop_ocl_op_slot *o, const struc
   cl_int err = hop_ocl_slot_ensure(st, dev, s->full, CL_MEM_READ_ONLY, false);
   if (err != CL_SUCCESS)
     return hop_ocl_call_fail(c, err, "allocating an operand buffer");
-  const struct hop_planes *pv = c->g->planes;
-  err = hop_ocl_stage_upload(st, &c->sg, s->base, pv == NULL ? NULL : s->x == 0 ? &pv->a : &pv->b,
-                             s->ld, s->e, s->sr, s->sc, s->srows, s->scols, dev->mem,
-                             o->last_use, &ev);
+  err = hop_ocl_stage_upload(st, &c->sg, s->base, view_of(c, s), s->ld, s->e, s->sr, s->sc,
+                             s->srows, s->scols, dev->mem, o->last_use, &ev);
   if (err != CL_SUCCESS)
     return hop_ocl_call_fail(c, err, "uploading an operand");
   hop_ocl_ev_put(&o->ready, ev);
@@ -37,11 +43,9 @@ static bool block_part(struct hop_ocl_call *c, struct hop_ocl_op_slot *o,
   cl_int err = k0 > 0 ? CL_SUCCESS : hop_ocl_slot_ensure(st, dev, s->full, CL_MEM_READ_ONLY, false);
   if (err != CL_SUCCESS)
     return hop_ocl_call_fail(c, err, "allocating an operand buffer");
-  const struct hop_planes *pv = c->g->planes;
   /* k runs along the stored block's columns (A as is, B transposed) or its rows. */
   bool k_cols = s->x == 0 ? !c->g->ta : c->g->tb;
-  err = hop_ocl_stage_upload_into(st, &c->sg, s->base,
-                                  pv == NULL ? NULL : s->x == 0 ? &pv->a : &pv->b, s->ld, s->e,
+  err = hop_ocl_stage_upload_into(st, &c->sg, s->base, view_of(c, s), s->ld, s->e,
                                   k_cols ? s->sr : s->sr + k0, k_cols ? s->sc + k0 : s->sc,
                                   k_cols ? s->srows : kb, k_cols ? kb : s->scols, dev->mem,
                                   s->srows, k_cols ? 0 : k0, k_cols ? k0 : 0, o->last_use, ev);
