@@ -43,10 +43,12 @@
 #   hop_exec CMD [ARG...]       run CMD, through $HOP_EXEC when hop_is_target CMD; hop_run
 #                               and hop_tap run their command through it, so host tools
 #                               (sh, awk) run as they are
-#   hop_pick NATIVE EMULATED    echo NATIVE, or EMULATED when HOP_EXEC is set: qemu-user runs
-#                               the programs 10-20 times slower (the VideoCore emulator more),
+#   hop_pick NATIVE EMULATED    echo NATIVE, or EMULATED when HOP_EXEC is set or in a sanitizer
+#                               build (HOP_TEST_SANITIZER): qemu-user runs the programs 10-20
+#                               times slower (the VideoCore emulator more), ASan several times,
 #                               so a test run there takes a reduced input that still reaches
-#                               every entry point, dtype and engine
+#                               every entry point, dtype and engine (the native build runs
+#                               the full one)
 #
 # Traces (HOPBLAS_TRACE=FILE: CSV, the 2nd column is the symbol, the 9th the engine;
 # the why column (10th) is quoted and may hold commas, so awk -F, counts from the
@@ -191,7 +193,7 @@ hop_exec() {
 }
 
 hop_pick() {
-  if [ -n "$HOP_EXEC" ]; then echo "$2"; else echo "$1"; fi
+  if [ -n "$HOP_EXEC" ] || [ -n "${HOP_TEST_SANITIZER:-}" ]; then echo "$2"; else echo "$1"; fi
 }
 
 hop_run() {
