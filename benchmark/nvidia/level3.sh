@@ -9,16 +9,18 @@
 #          cp .device/debs/*.deb .device/h200/debs/
 #   there: sh benchmark/nvidia/level3.sh   (carry .device/h200; results in $OUT/level3.tgz)
 # LEVEL3_STEPS: the steps to run (default all but splitcpu: openblas hopblas nvblas
-# hopblas2 nvblas2); LEVEL3_SIZES: the lapack-bench arguments;
+# hopblas2 nvblas2 batch); LEVEL3_SIZES: the lapack-bench arguments;
 # LEVEL3_SIZES2: those of the two-GPU steps (hopblas2: HOPBLAS_DEVICE=all;
 # nvblas2: NVBLAS_GPU_LIST ALL), which run only where `nvidia-smi -L` lists
 # two GPUs or more.  The one-GPU steps use GPU 0 (HOPBLAS_DEVICE=0,
-# NVBLAS_GPU_LIST 0).
+# NVBLAS_GPU_LIST 0).  batch: benchmark/batch.sh's ways for 10,000 sgemm of
+# 64 x 64 x 64 on GPU 0 (OpenBLAS's loop, hopblas's loop and its batch routed,
+# on the CPU engine and on the GPU), the trace's last batch row saying where it ran.
 set -u
 P=/tmp/level3; mkdir -p $P
 trap 'tar czf $OUT/level3.tgz -C $P . 2>/dev/null; exit' EXIT TERM INT
 . benchmark/nvidia/device-env.sh
-steps=${LEVEL3_STEPS:-openblas hopblas nvblas hopblas2 nvblas2}
+steps=${LEVEL3_STEPS:-openblas hopblas nvblas hopblas2 nvblas2 batch}
 sizes=${LEVEL3_SIZES:-dtrsm:8192 dsyrk:8192 dpotrf:8192 dgetrf:8192 dpotrf:16384 dgetrf:16384}
 sizes2=${LEVEL3_SIZES2:-dpotrf:16384 dgetrf:16384}
 nvsizes2=${LEVEL3_NVSIZES2:-dpotrf:16384} # NVBLAS's dgetrf is wrong (cublasXt error 11)
@@ -54,4 +56,11 @@ want splitcpu && (export HOPBLAS_OPENCL_SPLIT_CPU=1; hopblas_step splitcpu 0 $si
 want nvblas && nvblas_step nvblas $P/nvblas0.conf $sizes
 [ "$gpus" -ge 2 ] && want hopblas2 && hopblas_step hopblas2 all $sizes2
 [ "$gpus" -ge 2 ] && want nvblas2 && nvblas_step nvblas2 $P/nvblas.conf $nvsizes2
+want batch && for engine in auto cpu opencl; do
+  HOPBLAS_DEVICE=0 HOPBLAS_BACKEND=$engine HOPBLAS_TRACE=$P/batch-$engine.csv timeout 120 \
+    $dir/bin/batch-bench 10000 64 5 "$HOPBLAS_CPU_BLAS" >$P/batch-$engine.txt 2>&1
+  echo "HOPBLAS_BACKEND=$engine:"; cat $P/batch-$engine.txt
+  awk -F, '$2 == "cblas_sgemm_batch" { row = $9 ": " $10 } END { print "last batch ran on " row }' \
+    $P/batch-$engine.csv
+done
 echo "## end at $(( $(date +%s) - t0 )) s"
