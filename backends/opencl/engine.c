@@ -229,16 +229,25 @@ static enum hop_status run_real(void *state, const struct hop_call *g)
   return rc;
 }
 
+/* A complex GEMM as the real GEMM of its embedding. */
+static enum hop_status run_complex(void *state, const struct hop_call *g)
+{
+  return hop_complex_by_real(g, run_real, state, true);
+}
+
 enum hop_status hop_ocl_engine_call(struct hop_ocl_state *st, const struct hop_call *g)
 {
   pthread_mutex_lock(&st->lock);
   enum hop_status rc = HOP_DECLINED;
+  bool complex = hop_dtype_info(g->dtype)->is_complex;
   if (st->off)
     rc = HOP_DECLINED;
+  else if (complex && g->op != HOP_OP_GEMM && g->op != HOP_OP_GEMM_BATCH)
+    rc = hop_ocl_level3_complex(st, g, run_complex);
   else if (g->op != HOP_OP_GEMM && g->op != HOP_OP_GEMMT && g->op != HOP_OP_GEMM_BATCH)
     rc = hop_ocl_level3(st, g, run_real);
-  else if (hop_dtype_info(g->dtype)->is_complex)
-    rc = hop_complex_by_real(g, run_real, st, true);
+  else if (complex)
+    rc = run_complex(st, g);
   else {
     bool timed = hop_ocl_model_learns(st, g); /* the untuned model's fixed cost, corrected */
     double t0 = timed ? hop_now() : 0.0;
@@ -310,6 +319,8 @@ static void ocl_describe(void *state, FILE *out)
     hop_ocl_split_describe(st, out);
 }
 
+#define COMPLEX (HOP_DTYPE_BIT(HOP_DTYPE_C) | HOP_DTYPE_BIT(HOP_DTYPE_Z))
+#define ALL4 (HOP_DTYPE_BIT(HOP_DTYPE_S) | HOP_DTYPE_BIT(HOP_DTYPE_D) | COMPLEX)
 const struct hop_backend hop_backend_opencl = {
   .name = "opencl",
   .is_device = true,
@@ -318,14 +329,12 @@ const struct hop_backend hop_backend_opencl = {
   .takes = {[HOP_OP_GEMM] = HOP_DTYPE_BIT(HOP_DTYPE_S) | HOP_DTYPE_BIT(HOP_DTYPE_D) |
                             HOP_DTYPE_BIT(HOP_DTYPE_C) | HOP_DTYPE_BIT(HOP_DTYPE_Z) |
                             HOP_DTYPE_BIT(HOP_DTYPE_H) | HOP_DTYPE_BIT(HOP_DTYPE_SH),
-            /* gemmt in real dtypes: launches over the triangle's slabs (family.c) */
-            [HOP_OP_GEMMT] = HOP_DTYPE_BIT(HOP_DTYPE_S) | HOP_DTYPE_BIT(HOP_DTYPE_D),
-            /* built on those GEMMs (level3.c); complex ones stay on the CPU */
-            [HOP_OP_SYMM] = HOP_DTYPE_BIT(HOP_DTYPE_S) | HOP_DTYPE_BIT(HOP_DTYPE_D),
-            [HOP_OP_SYRK] = HOP_DTYPE_BIT(HOP_DTYPE_S) | HOP_DTYPE_BIT(HOP_DTYPE_D),
-            [HOP_OP_SYR2K] = HOP_DTYPE_BIT(HOP_DTYPE_S) | HOP_DTYPE_BIT(HOP_DTYPE_D),
-            [HOP_OP_TRMM] = HOP_DTYPE_BIT(HOP_DTYPE_S) | HOP_DTYPE_BIT(HOP_DTYPE_D),
-            [HOP_OP_TRSM] = HOP_DTYPE_BIT(HOP_DTYPE_S) | HOP_DTYPE_BIT(HOP_DTYPE_D),
+            /* gemmt: real ones by launches over the triangle's slabs
+             * (family.c); the rest built on the GEMMs (level3.c; complex
+             * ones as complex GEMMs, level3_complex.c) */
+            [HOP_OP_GEMMT] = ALL4, [HOP_OP_SYMM] = ALL4, [HOP_OP_SYRK] = ALL4,
+            [HOP_OP_SYR2K] = ALL4, [HOP_OP_TRMM] = ALL4, [HOP_OP_TRSM] = ALL4,
+            [HOP_OP_HEMM] = COMPLEX, [HOP_OP_HERK] = COMPLEX, [HOP_OP_HER2K] = COMPLEX,
             /* batches in one launch of the batched kernel (batch.c), where the family has it */
             [HOP_OP_GEMM_BATCH] = HOP_DTYPE_BIT(HOP_DTYPE_S) | HOP_DTYPE_BIT(HOP_DTYPE_D)},
   .max_dim = INT_MAX, /* int sizes in launches and packing */

@@ -217,6 +217,8 @@ void hop_ocl_family_detail_add(const char *more)
   snprintf(detail + n, sizeof detail - n, "%s", more);
 }
 
+void hop_ocl_family_detail_clear(void) { detail[0] = '\0'; }
+
 const char *hop_ocl_family_detail(void *state)
 {
   (void)state;

@@ -86,6 +86,8 @@ void hop_ocl_family_call_begin(struct hop_ocl_state *st);
 void hop_ocl_family_call_end(struct hop_ocl_state *st, const struct hop_call *g);
 /* More of the call's trace note, after call_end wrote it. */
 void hop_ocl_family_detail_add(const char *more);
+/* Empty it: a call that may end without a launch (level3_complex.c). */
+void hop_ocl_family_detail_clear(void);
 const char *hop_ocl_family_detail(void *state);
 
 /* generic.c: columns [col0, col0 + cols) of launch l, a narrower C and the

@@ -574,18 +574,28 @@ double hop_ocl_level3_predict(const struct hop_ocl_state *st, const struct hop_c
   struct hop_call m = *g;
   double e = (double)hop_dtype_ab_size(g->dtype), host_s = 0.0;
   double cpu_flops_s = 2e10; /* the host's share: an OpenBLAS call on a small block */
+  bool complex = hop_dtype_info(g->dtype)->is_complex;
   m.op = HOP_OP_GEMM;
   switch (g->op) {
   case HOP_OP_SYMM: /* the expansion of A on the host, then the GEMM */
+  case HOP_OP_HEMM:
     host_s = (double)g->k * (double)g->k * e / 4e9;
     break;
-  case HOP_OP_SYRK: m.op = HOP_OP_GEMMT; break;
+  case HOP_OP_SYRK:
+  case HOP_OP_HERK: m.op = HOP_OP_GEMMT; break;
   case HOP_OP_SYR2K: /* the operands side by side, then a gemmt of twice the depth */
+  case HOP_OP_HER2K:
     m.op = HOP_OP_GEMMT, m.k = 2 * g->k;
     host_s = 4.0 * (double)g->n * (double)g->k * e / 4e9;
     break;
   case HOP_OP_TRMM:
-  case HOP_OP_TRSM: {
+  case HOP_OP_TRSM:
+    if (complex) { /* level3_complex.c: eighths on the host, the rest as GEMMs */
+      double k = (double)g->k, other = g->right_side ? g->m : g->n;
+      double t = gemm((void *)st, &m);
+      return t < 0.0 ? t : t / 2.0 + 4.0 * k * (k / 8.0) * other / cpu_flops_s;
+    }
+    {
     /* A GEMM of half the flops, and the diagonal blocks: trmm's on the host,
      * trsm's by the slab solver (a launch each, at a small share of the
      * GEMM rate: a step of the substitution at a time; on the H200 a 128-row
@@ -599,11 +609,8 @@ double hop_ocl_level3_predict(const struct hop_ocl_state *st, const struct hop_c
     return t < 0.0 ? t : t / 2.0 + host_s;
   }
   case HOP_OP_GEMM:
-  case HOP_OP_GEMMT:
+  case HOP_OP_GEMMT: /* engine.c predicts these itself */
   case HOP_OP_GEMM_BATCH:
-  case HOP_OP_HEMM:
-  case HOP_OP_HERK:
-  case HOP_OP_HER2K:
   case HOP_OP_COUNT: return -1.0;
   }
   double t = gemm((void *)st, &m);
