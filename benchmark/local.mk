@@ -10,6 +10,11 @@ noinst_PROGRAMS += benchmark/batch-bench
 benchmark_batch_bench_SOURCES = benchmark/batch_bench.c
 benchmark_batch_bench_LDFLAGS = -no-install
 benchmark_batch_bench_LDADD = libhopblas.la -lm
+# The complex Level-3 routines through the public entry points (level3.sh's step zl3).
+noinst_PROGRAMS += benchmark/l3-complex-bench
+benchmark_l3_complex_bench_SOURCES = benchmark/l3_complex_bench.c
+benchmark_l3_complex_bench_LDFLAGS = -no-install
+benchmark_l3_complex_bench_LDADD = libhopblas.la -lm
 EXTRA_DIST += benchmark/batch.sh benchmark/scaling/scaling.sh benchmark/scaling/pbench.c
 EXTRA_DIST += benchmark/tune-crossover.sh benchmark/tune-gain.sh benchmark/tune-device.sh benchmark/call-cost.sh
 EXTRA_DIST += benchmark/nvidia/h200.sh benchmark/nvidia/h200-report.py benchmark/nvidia/precisions.sh \

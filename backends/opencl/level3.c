@@ -52,34 +52,11 @@ static enum hop_status symm(void *st, const struct hop_call *g, hop_ocl_run_fn r
   return rc;
 }
 
-/* dst = s * src over n elements (contiguous), in the element's precision. */
-static void scale_copy(unsigned char *dst, const unsigned char *src, int64_t n, struct hop_scalar s,
-                       size_t e)
-{
-  if (s.re == 1.0 && s.im == 0.0) {
-    memcpy(dst, src, (size_t)n * e);
-  } else if (e == 8) {
-    const float *x = (const float *)src;
-    float *y = (float *)dst, sr = (float)s.re, si = (float)s.im;
-    for (int64_t i = 0; i < n; i++) {
-      float xr = x[2 * i], xi = x[2 * i + 1];
-      y[2 * i] = xr * sr - xi * si, y[2 * i + 1] = xr * si + xi * sr;
-    }
-  } else {
-    const double *x = (const double *)src;
-    double *y = (double *)dst;
-    for (int64_t i = 0; i < n; i++) {
-      double xr = x[2 * i], xi = x[2 * i + 1];
-      y[2 * i] = xr * s.re - xi * s.im, y[2 * i + 1] = xr * s.im + xi * s.re;
-    }
-  }
-}
-
-/* syr2k's and her2k's operands side by side, scaled by sp and sq (complex
- * ones only): [op(P) op(Q)] stored as op() of what is copied (trans N:
- * [P Q], n x 2k; T or C: [P; Q], 2k x n). */
-void *hop_ocl_side_by_side(const struct hop_call *g, const void *p, int64_t ldp,
-                           struct hop_scalar sp, const void *q, int64_t ldq, struct hop_scalar sq)
+/* syr2k's operands side by side: x = [op(A) op(B)] stored as op() of what
+ * is copied (trans N: [A B], n x 2k; T: [A; B], 2k x n), y the same of B
+ * and A; then alpha op(x) op(y)^T on the triangle. */
+static void *side_by_side(const struct hop_call *g, const void *p, int64_t ldp, const void *q,
+                          int64_t ldq)
 {
   size_t n = (size_t)g->n, k = (size_t)g->k, e = hop_dtype_ab_size(g->dtype);
   unsigned char *x = malloc(2 * n * k * e);
@@ -88,20 +65,17 @@ void *hop_ocl_side_by_side(const struct hop_call *g, const void *p, int64_t ldp,
   bool t = hop_transposed(g->ta);
   size_t rows = t ? k : n, cols = t ? n : k, ld = t ? 2 * k : n;
   for (size_t j = 0; j < cols; j++) {
-    scale_copy(x + j * ld * e, (const unsigned char *)p + hop_at(0, (int64_t)j, ldp) * e,
-               (int64_t)rows, sp, e);
+    memcpy(x + j * ld * e, (const unsigned char *)p + hop_at(0, (int64_t)j, ldp) * e, rows * e);
     size_t at = t ? rows + j * ld : (cols + j) * ld; /* below it (T), or right of it (N) */
-    scale_copy(x + at * e, (const unsigned char *)q + hop_at(0, (int64_t)j, ldq) * e,
-               (int64_t)rows, sq, e);
+    memcpy(x + at * e, (const unsigned char *)q + hop_at(0, (int64_t)j, ldq) * e, rows * e);
   }
   return x;
 }
 
 static enum hop_status syr2k(void *st, const struct hop_call *g, hop_ocl_run_fn run)
 {
-  struct hop_scalar one = {1.0, 0.0};
-  void *x = hop_ocl_side_by_side(g, g->a, g->lda, one, g->b, g->ldb, one);
-  void *y = x != NULL ? hop_ocl_side_by_side(g, g->b, g->ldb, one, g->a, g->lda, one) : NULL;
+  void *x = side_by_side(g, g->a, g->lda, g->b, g->ldb);
+  void *y = x != NULL ? side_by_side(g, g->b, g->ldb, g->a, g->lda) : NULL;
   enum hop_status rc = HOP_ERR_NOMEM;
   if (y != NULL) {
     bool t = hop_transposed(g->ta);

@@ -16,10 +16,6 @@ enum hop_status hop_ocl_level3(struct hop_ocl_state *st, const struct hop_call *
  * GEMMs through gemm (the real embedding's) and host steps (level3_complex.c). */
 enum hop_status hop_ocl_level3_complex(struct hop_ocl_state *st, const struct hop_call *g,
                                        hop_ocl_run_fn gemm);
-/* syr2k's operands P and Q side by side, scaled by sp and sq (1 for real
- * dtypes): [op(P) op(Q)] stored as op() of what is copied; malloc'd. */
-void *hop_ocl_side_by_side(const struct hop_call *g, const void *p, int64_t ldp,
-                           struct hop_scalar sp, const void *q, int64_t ldq, struct hop_scalar sq);
 /* trmm and trsm on resident operands (level3_tri.c). */
 enum hop_status hop_ocl_triangular(struct hop_ocl_state *st, const struct hop_call *g,
                                    hop_ocl_run_fn run);

@@ -8,15 +8,15 @@
  * - gemmt, syrk, herk, syr2k, her2k: C's triangle in column slabs, each the
  *   GEMM of its rectangle off the diagonal (in place) and of its diagonal
  *   block (into a copy of the owned triangle, written back); syr2k and her2k
- *   as one product of twice the depth, the operands copied side by side
- *   (her2k's complex alpha folded into the copies);
- * - trmm, trsm: blocked, the diagonal blocks on the CPU (small triangles),
- *   the rest as GEMMs on the device.
+ *   add their second product, the operands swapped, as a second GEMM;
+ * - trmm: the triangle made dense (zeros, a unit diagonal's ones), one GEMM
+ *   into a copy of B, then B;
+ * - trsm: blocked, the diagonal blocks solved on the CPU (a sixteenth of
+ *   the products), the updates as GEMMs on the device.
  * Unlike s and d (level3_tri.c) nothing stays on the device between the
  * GEMMs: each uploads its operands.  A failed GEMM before anything was
  * written hands the whole call to the next engine; after that the CPU does
- * the remaining steps, which leave C (trmm, trsm: B) consistent between
- * them. */
+ * the remaining steps, which leave C (trsm: B) consistent between them. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,6 +79,17 @@ static void zero_imag(unsigned char *p, size_t e)
 
 /* ---- symm, hemm ---------------------------------------------------------- */
 
+/* One element from src to dst (e is 8 or 16: moves, not a call). */
+static void copy_elem(unsigned char *dst, const unsigned char *src, size_t e)
+{
+  if (e == 8)
+    memcpy(dst, src, 8);
+  else
+    memcpy(dst, src, 16);
+}
+
+enum { EXPAND_BLOCK = 64 }; /* the mirrored triangle is read a block at a time, in cache */
+
 /* A dense copy of A from its stored triangle (hemm: Hermitian). */
 static void *expand(const struct hop_call *g, size_t e, bool herm)
 {
@@ -86,19 +97,19 @@ static void *expand(const struct hop_call *g, size_t e, bool herm)
   unsigned char *full = malloc(k * k * e);
   if (full == NULL)
     return NULL;
-  for (size_t j = 0; j < k; j++)
-    for (size_t i = 0; i < k; i++) {
-      bool stored = g->upper ? i <= j : i >= j;
-      unsigned char *d = full + (i + j * k) * e;
-      memcpy(d,
-             stored ? at(g->a, g->lda, (int64_t)i, (int64_t)j, e)
-                    : at(g->a, g->lda, (int64_t)j, (int64_t)i, e),
-             e);
-      if (herm && i == j)
-        zero_imag(d, e);
-      else if (herm && !stored)
-        conj_elem(d, e);
-    }
+  for (size_t jb = 0; jb < k; jb += EXPAND_BLOCK)
+    for (size_t ib = 0; ib < k; ib += EXPAND_BLOCK)
+      for (size_t j = jb; j < jb + EXPAND_BLOCK && j < k; j++)
+        for (size_t i = ib; i < ib + EXPAND_BLOCK && i < k; i++) {
+          bool stored = g->upper ? i <= j : i >= j;
+          unsigned char *d = full + (i + j * k) * e;
+          copy_elem(d, stored ? at(g->a, g->lda, (int64_t)i, (int64_t)j, e)
+                              : at(g->a, g->lda, (int64_t)j, (int64_t)i, e), e);
+          if (herm && i == j)
+            zero_imag(d, e);
+          else if (herm && !stored)
+            conj_elem(d, e);
+        }
   return full;
 }
 
@@ -166,6 +177,30 @@ static void diag_block(const struct hop_call *t, bool herm, unsigned char *d, in
   }
 }
 
+/* t's products on C's block at rows [i0, i0 + rows), columns [j0, j0 + nb),
+ * into c (ld ldc): alpha op(A) op(B) + beta c, and for syr2k and her2k then
+ * the second term, (op(A) op(B))^T (^H: with conj(alpha)), added to it. */
+static enum hop_status products(struct steps *s, const struct hop_call *t, bool herm, int64_t i0,
+                                int64_t rows, int64_t j0, int64_t nb, void *c, int64_t ldc)
+{
+  size_t e = s->e;
+  struct hop_call m = *t;
+  m.op = HOP_OP_GEMM, m.upper = false, m.m = rows, m.n = nb, m.c = c, m.ldc = ldc;
+  m.a = opa(t, i0, 0, e), m.b = opb(t, 0, j0, e);
+  if (herm)
+    m.beta.im = 0.0;
+  enum hop_status rc = step(s, &m, false);
+  if (rc != HOP_OK || (t->op != HOP_OP_SYR2K && t->op != HOP_OP_HER2K))
+    return rc;
+  struct hop_call u = *t; /* op(B) op(A): the operands swapped, the transposes kept */
+  u.a = t->b, u.lda = t->ldb, u.b = t->a, u.ldb = t->lda;
+  m.a = opa(&u, i0, 0, e), m.lda = u.lda, m.b = opb(&u, 0, j0, e), m.ldb = u.ldb;
+  m.beta = (struct hop_scalar){1.0, 0.0};
+  if (t->op == HOP_OP_HER2K)
+    m.alpha.im = -m.alpha.im;
+  return step(s, &m, false); /* after the first wrote C: on the CPU should it fail */
+}
+
 static enum hop_status triangle(struct steps *s, const struct hop_call *t, bool herm)
 {
   size_t e = s->e;
@@ -176,24 +211,17 @@ static enum hop_status triangle(struct steps *s, const struct hop_call *t, bool 
   enum hop_status rc = HOP_OK;
   for (int64_t j0 = 0; j0 < n && rc == HOP_OK; j0 += w) {
     int64_t nb = n - j0 < w ? n - j0 : w;
-    /* The rectangle beside the diagonal block: rows above it (upper) or below.
-     */
+    /* The rectangle beside the diagonal block: rows above it (upper) or below. */
     int64_t i0 = t->upper ? 0 : j0 + nb, rows = t->upper ? j0 : n - j0 - nb;
-    struct hop_call m = *t;
-    m.op = HOP_OP_GEMM, m.upper = false, m.n = nb, m.b = opb(t, 0, j0, e);
-    if (rows > 0) {
-      m.m = rows, m.a = opa(t, i0, 0, e), m.c = (unsigned char *)t->c + hop_at(i0, j0, t->ldc) * e;
-      rc = step(s, &m, false);
-      if (rc != HOP_OK)
-        break;
-    }
+    if (rows > 0)
+      rc = products(s, t, herm, i0, rows, j0, nb,
+                    (unsigned char *)t->c + hop_at(i0, j0, t->ldc) * e, t->ldc);
+    if (rc != HOP_OK)
+      break;
     /* The diagonal block, whole, into the copy; its owned triangle back. */
     memset(d, 0, (size_t)nb * (size_t)nb * e);
     diag_block(t, herm, d, j0, nb, e, true);
-    m.m = nb, m.a = opa(t, j0, 0, e), m.c = d, m.ldc = nb;
-    if (herm)
-      m.beta.im = 0.0;
-    rc = step(s, &m, false);
+    rc = products(s, t, herm, j0, nb, j0, nb, d, nb);
     if (rc == HOP_OK)
       diag_block(t, herm, d, j0, nb, e, false);
   }
@@ -201,37 +229,66 @@ static enum hop_status triangle(struct steps *s, const struct hop_call *t, bool 
   return rc;
 }
 
-/* alpha op(A) op(B) + alpha' op(B) op(A) as [op(A) op(B)] [op(B); op(A)]:
- * syr2k's alpha stays the product's; her2k's second term, conj(alpha), is
- * folded into the copy of the second operand when alpha is not real. */
-static enum hop_status rank2k(struct steps *s)
+/* ---- trmm: one GEMM of the triangle made dense ---------------------------- */
+
+/* A dense copy of trmm's triangle: zeros outside it, ones on a unit diagonal. */
+static void *dense_triangle(const struct hop_call *g, size_t e)
+{
+  size_t k = (size_t)g->k;
+  unsigned char *t = calloc(k * k, e);
+  if (t == NULL)
+    return NULL;
+  for (size_t j = 0; j < k; j++) {
+    size_t lo = g->upper ? 0 : j, hi = g->upper ? j + 1 : k;
+    memcpy(t + (lo + j * k) * e, at(g->a, g->lda, (int64_t)lo, (int64_t)j, e), (hi - lo) * e);
+    if (g->unit_diag) {
+      unsigned char *d = t + (j + j * k) * e;
+      memset(d, 0, e);
+      if (e == 8)
+        ((float *)d)[0] = 1.0f;
+      else
+        ((double *)d)[0] = 1.0;
+    }
+  }
+  return t;
+}
+
+/* B = alpha op(T) B (or alpha B op(T)) into a copy, then into B: the GEMM
+ * does twice trmm's products (the zeros too), all on the device, and B is
+ * written only once the product is whole. */
+static enum hop_status trmm(struct steps *s)
 {
   const struct hop_call *g = s->g;
-  bool herm = g->op == HOP_OP_HER2K, fold = herm && g->alpha.im != 0.0;
-  struct hop_scalar one = {1.0, 0.0}, al = g->alpha, conj_al = {g->alpha.re, -g->alpha.im};
-  bool t = hop_transposed(g->ta);
-  /* N: [A | B] [conj(alpha) B | alpha A]^H;  C: [A; B]^H [alpha B; conj(alpha)
-   * A]. */
-  struct hop_scalar sy1 = !fold ? one : t ? al : conj_al, sy2 = !fold ? one : t ? conj_al : al;
-  void *x = hop_ocl_side_by_side(g, g->a, g->lda, one, g->b, g->ldb, one);
-  void *y = x != NULL ? hop_ocl_side_by_side(g, g->b, g->ldb, sy1, g->a, g->lda, sy2) : NULL;
+  size_t e = s->e, mn = (size_t)g->m * (size_t)g->n;
+  unsigned char *t = dense_triangle(g, e), *out = t != NULL ? malloc(mn * e) : NULL;
   enum hop_status rc = HOP_ERR_NOMEM;
-  if (y != NULL) {
+  if (out != NULL) {
     struct hop_call m = *g;
-    m.k = 2 * g->k, m.a = x, m.b = y, m.lda = m.ldb = t ? 2 * g->k : g->n;
-    if (fold)
-      m.alpha = one;
-    rc = triangle(s, &m, herm);
+    m.op = HOP_OP_GEMM, m.right_side = m.upper = m.unit_diag = false;
+    m.beta = (struct hop_scalar){0.0, 0.0}, m.c = out, m.ldc = g->m;
+    if (g->right_side)
+      m.a = g->c, m.lda = g->ldc, m.ta = HOP_TRANS_N, m.b = t, m.ldb = g->k, m.tb = g->ta;
+    else
+      m.a = t, m.lda = g->k, m.b = g->c, m.ldb = g->ldc, m.tb = HOP_TRANS_N;
+    rc = step(s, &m, false);
+    for (int64_t j = 0; rc == HOP_OK && j < g->n; j++)
+      memcpy((unsigned char *)g->c + hop_at(0, j, g->ldc) * e, out + (size_t)j * (size_t)g->m * e,
+             (size_t)g->m * e);
   }
-  free(x), free(y);
+  free(t), free(out);
   return rc;
 }
 
-/* ---- trmm, trsm: blocked, diagonal blocks on the CPU -------------------- */
+/* ---- trsm: blocked, diagonal blocks solved on the CPU -------------------- */
 
-/* Rows (left) or columns (right) per block: eight blocks from k = 2048, four
- * below (the diagonal blocks' share of the work runs on the CPU). */
-static int64_t tri_block(int64_t k) { return slab_width(k); }
+/* Rows (left) or columns (right) per block: sixteen blocks, so that the
+ * CPU's share (the diagonal blocks' substitution, a sixteenth of the
+ * products) stays small against the GEMMs' uploads of B's rest. */
+static int64_t tri_block(int64_t k)
+{
+  int64_t nb = (k + 15) / 16;
+  return nb < 1 ? 1 : nb;
+}
 
 /* The diagonal block [b0, b0 + len) of g as a call of its own on B's rows
  * (left) or columns (right). */
@@ -255,14 +312,13 @@ static const void *op_a(const struct hop_call *g, int64_t i, int64_t l, size_t e
 }
 
 /* The update of B's rows [r0, r0 + nr) (left; right: columns) by the
- * product of op(A)'s block there with B's [l0, l0 + nl):
- * B(r) = beta B(r) + alpha op(A)(r, l) B(l), or B(r) = ... B(l) op(A)(l, r). */
+ * product of op(A)'s block there with the solved B's [l0, l0 + nl):
+ * B(r) = beta B(r) - op(A)(r, l) B(l), or B(r) = beta B(r) - B(l) op(A)(l, r). */
 static struct hop_call update_call(const struct hop_call *g, int64_t r0, int64_t nr, int64_t l0,
-                                   int64_t nl, struct hop_scalar alpha, struct hop_scalar beta,
-                                   size_t e)
+                                   int64_t nl, struct hop_scalar beta, size_t e)
 {
   struct hop_call m = *g;
-  m.op = HOP_OP_GEMM, m.alpha = alpha, m.beta = beta, m.k = nl;
+  m.op = HOP_OP_GEMM, m.alpha = (struct hop_scalar){-1.0, 0.0}, m.beta = beta, m.k = nl;
   m.right_side = m.upper = m.unit_diag = false;
   unsigned char *b = g->c;
   if (g->right_side) {
@@ -279,54 +335,30 @@ static struct hop_call update_call(const struct hop_call *g, int64_t r0, int64_t
   return m;
 }
 
-/* Which way the blocks are taken: trsm forward when op(A) is lower on the
- * left (upper on the right), trmm the other way (each block's update reads
- * blocks not yet changed). */
-static bool forward(const struct hop_call *g)
-{
-  bool op_upper = g->upper != hop_transposed(g->ta);
-  bool solve_forward = g->right_side ? op_upper : !op_upper;
-  return g->op == HOP_OP_TRSM ? solve_forward : !solve_forward;
-}
-
-static enum hop_status triangular(struct steps *s)
+/* Forward (first block first) when op(A) is lower on the left, upper on
+ * the right: each solved block updates the ones after it. */
+static enum hop_status trsm(struct steps *s)
 {
   const struct hop_call *g = s->g;
   size_t e = s->e;
   int64_t k = g->k, nb = tri_block(k), blocks = (k + nb - 1) / nb;
-  bool fwd = forward(g), trsm = g->op == HOP_OP_TRSM;
-  struct hop_scalar one = {1.0, 0.0}, minus_one = {-1.0, 0.0};
+  bool op_upper = g->upper != hop_transposed(g->ta);
+  bool fwd = g->right_side ? op_upper : !op_upper;
+  struct hop_scalar one = {1.0, 0.0};
   for (int64_t q = 0; q < blocks; q++) {
     int64_t b0 = (fwd ? q : blocks - 1 - q) * nb, len = k - b0 < nb ? k - b0 : nb;
-    /* The blocks the update reads (trmm) or writes (trsm): those after
-     * this one in the direction taken (trsm), or before it (trmm). */
     int64_t after0 = fwd ? b0 + len : 0, after = fwd ? k - b0 - len : b0;
-    if (trsm) {
-      /* alpha is applied once: by the first solve, and by the first
-       * update to every block it reaches (all the others). */
-      struct hop_call d = diag_call(g, b0, len, q == 0 ? g->alpha : one, e);
-      enum hop_status rc = step(s, &d, true);
-      if (rc == HOP_OK && after > 0) {
-        struct hop_call m =
-            update_call(g, after0, after, b0, len, minus_one, q == 0 ? g->alpha : one, e);
-        rc = step(s, &m, false);
-      }
-      if (rc != HOP_OK)
-        return rc;
-    } else {
-      struct hop_call d = diag_call(g, b0, len, g->alpha, e);
-      enum hop_status rc = step(s, &d, true);
-      /* trmm: this block gains alpha op(A)(this, others) B(others), the
-       * others not changed yet: those before it (backward), after it (forward).
-       */
-      int64_t o0 = fwd ? b0 + len : 0, no = fwd ? k - b0 - len : b0;
-      if (rc == HOP_OK && no > 0) {
-        struct hop_call m = update_call(g, b0, len, o0, no, g->alpha, one, e);
-        rc = step(s, &m, false);
-      }
-      if (rc != HOP_OK)
-        return rc;
+    /* alpha is applied once: by the first solve, and by the first update
+     * to every block it reaches (all the others). */
+    struct hop_scalar scale = q == 0 ? g->alpha : one;
+    struct hop_call d = diag_call(g, b0, len, scale, e);
+    enum hop_status rc = step(s, &d, true);
+    if (rc == HOP_OK && after > 0) {
+      struct hop_call m = update_call(g, after0, after, b0, len, scale, e);
+      rc = step(s, &m, false);
     }
+    if (rc != HOP_OK)
+      return rc;
   }
   return HOP_OK;
 }
@@ -336,28 +368,23 @@ static enum hop_status run(struct steps *s)
   const struct hop_call *g = s->g;
   switch (g->op) {
   case HOP_OP_SYMM:
-  case HOP_OP_HEMM:
-    return symm(s);
+  case HOP_OP_HEMM: return symm(s);
   case HOP_OP_GEMMT:
   case HOP_OP_SYRK:
-    return triangle(s, g, false);
+  case HOP_OP_SYR2K: return triangle(s, g, false);
   case HOP_OP_HERK:
-    return triangle(s, g, true);
-  case HOP_OP_SYR2K:
-  case HOP_OP_HER2K:
-    return rank2k(s);
-  case HOP_OP_TRMM:
+  case HOP_OP_HER2K: return triangle(s, g, true);
+  case HOP_OP_TRMM: return trmm(s);
   case HOP_OP_TRSM: {
-    /* Their first step writes B on the host: only where the GEMMs can follow
+    /* Its first step writes B on the host: only where the GEMMs can follow
      * (a family without double kernels declines z here, B untouched). */
     struct hop_call shape = *g;
     shape.op = HOP_OP_GEMM, shape.k = tri_block(g->k);
-    return hop_ocl_engine_predict(s->st, &shape) < 0.0 ? HOP_DECLINED : triangular(s);
+    return hop_ocl_engine_predict(s->st, &shape) < 0.0 ? HOP_DECLINED : trsm(s);
   }
   case HOP_OP_GEMM:
   case HOP_OP_GEMM_BATCH:
-  case HOP_OP_COUNT:
-    break;
+  case HOP_OP_COUNT: break;
   }
   return HOP_DECLINED;
 }

@@ -9,18 +9,22 @@
 #          cp .device/debs/*.deb .device/h200/debs/
 #   there: sh benchmark/nvidia/level3.sh   (carry .device/h200; results in $OUT/level3.tgz)
 # LEVEL3_STEPS: the steps to run (default all but splitcpu: openblas hopblas nvblas
-# hopblas2 nvblas2 batch); LEVEL3_SIZES: the lapack-bench arguments;
+# hopblas2 nvblas2 batch zl3); LEVEL3_SIZES: the lapack-bench arguments;
 # LEVEL3_SIZES2: those of the two-GPU steps (hopblas2: HOPBLAS_DEVICE=all;
 # nvblas2: NVBLAS_GPU_LIST ALL), which run only where `nvidia-smi -L` lists
 # two GPUs or more.  The one-GPU steps use GPU 0 (HOPBLAS_DEVICE=0,
 # NVBLAS_GPU_LIST 0).  batch: benchmark/batch.sh's ways for 10,000 sgemm of
 # 64 x 64 x 64 on GPU 0 (OpenBLAS's loop, hopblas's loop and its batch routed,
 # on the CPU engine and on the GPU), the trace's last batch row saying where it ran.
+# zl3: the complex Level-3 routines (l3-complex-bench: zgemm, zhemm, zherk,
+# zher2k, ztrmm, ztrsm) on the CPU engine (LEVEL3_ZCPU sizes) and routed
+# (LEVEL3_ZSIZES) on GPU 0, the trace's engines per routine, then the
+# Level-3 contract in c and z forced onto GPU 0.
 set -u
 P=/tmp/level3; mkdir -p $P
 trap 'tar czf $OUT/level3.tgz -C $P . 2>/dev/null; exit' EXIT TERM INT
 . benchmark/nvidia/device-env.sh
-steps=${LEVEL3_STEPS:-openblas hopblas nvblas hopblas2 nvblas2 batch}
+steps=${LEVEL3_STEPS:-openblas hopblas nvblas hopblas2 nvblas2 batch zl3}
 sizes=${LEVEL3_SIZES:-dtrsm:8192 dsyrk:8192 dpotrf:8192 dgetrf:8192 dpotrf:16384 dgetrf:16384}
 sizes2=${LEVEL3_SIZES2:-dpotrf:16384 dgetrf:16384}
 nvsizes2=${LEVEL3_NVSIZES2:-dpotrf:16384} # NVBLAS's dgetrf is wrong (cublasXt error 11)
@@ -63,4 +67,17 @@ want batch && for engine in auto cpu opencl; do
   awk -F, '$2 == "cblas_sgemm_batch" { row = $9 ": " $10 } END { print "last batch ran on " row }' \
     $P/batch-$engine.csv
 done
+want zl3 && for b in cpu auto; do
+  sz=${LEVEL3_ZSIZES:-2048 4096 8192}
+  [ $b = cpu ] && sz=${LEVEL3_ZCPU:-2048 4096}
+  env $([ $b = cpu ] && echo HOPBLAS_BACKEND=cpu) HOPBLAS_DEVICE=0 HOPBLAS_TRACE=$P/zl3-$b.csv \
+    timeout 240 $dir/bin/l3-complex-bench --reps 2 $sz >$P/zl3-$b.txt 2>&1
+  echo "$b:"; cat $P/zl3-$b.txt
+  awk -F, 'NR > 1 { n[$2 " " $4 " " $9]++ } END { for (k in n) print n[k], k }' $P/zl3-$b.csv | sort -k2 | tr '\n' ';'; echo
+done
+want zl3 && { HOPBLAS_BACKEND=opencl HOPBLAS_DEVICE=0 HOPBLAS_TRACE=$P/zcontract.csv timeout 150 \
+  $dir/bin/contract-l3 --dtypes c,z --quick --max-dim 40 --large 1000 >$P/zcontract.tap 2>&1
+  echo "contract-l3 c, z on GPU 0: $(grep -c '^ok' $P/zcontract.tap) ok, $(grep -c '^not ok' $P/zcontract.tap) not ok;" \
+    "rows on opencl $(awk -F, 'NR > 1 && $9 == "opencl"' $P/zcontract.csv | wc -l), with device steps $(grep -c 'steps=[1-9]' $P/zcontract.csv)"
+  gzip -f $P/zcontract.csv; }
 echo "## end at $(( $(date +%s) - t0 )) s"
