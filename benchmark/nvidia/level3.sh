@@ -76,7 +76,7 @@ want zl3 && for b in cpu auto; do
   awk -F, 'NR > 1 { n[$2 " " $4 " " $9]++ } END { for (k in n) print n[k], k }' $P/zl3-$b.csv | sort -k2 | tr '\n' ';'; echo
 done
 want zl3 && { HOPBLAS_BACKEND=opencl HOPBLAS_DEVICE=0 HOPBLAS_TRACE=$P/zcontract.csv timeout 150 \
-  $dir/bin/contract-l3 --dtypes c,z --quick --max-dim 40 --large 1000 >$P/zcontract.tap 2>&1
+  $dir/bin/contract-l3 --dtypes c,z --quick --max-dim 40 --large 300 >$P/zcontract.tap 2>&1
   echo "contract-l3 c, z on GPU 0: $(grep -c '^ok' $P/zcontract.tap) ok, $(grep -c '^not ok' $P/zcontract.tap) not ok;" \
     "rows on opencl $(awk -F, 'NR > 1 && $9 == "opencl"' $P/zcontract.csv | wc -l), with device steps $(grep -c 'steps=[1-9]' $P/zcontract.csv)"
   gzip -f $P/zcontract.csv; }
