@@ -590,10 +590,23 @@ double hop_ocl_level3_predict(const struct hop_ocl_state *st, const struct hop_c
     break;
   case HOP_OP_TRMM:
   case HOP_OP_TRSM:
-    if (complex) { /* level3_complex.c: eighths on the host, the rest as GEMMs */
-      double k = (double)g->k, other = g->right_side ? g->m : g->n;
-      double t = gemm((void *)st, &m);
-      return t < 0.0 ? t : t / 2.0 + 4.0 * k * (k / 8.0) * other / cpu_flops_s;
+    if (complex) { /* level3_complex.c */
+      double t = gemm((void *)st, &m), k = (double)g->k;
+      if (t < 0.0 || g->op == HOP_OP_TRMM) /* one whole GEMM; the triangle and B copied */
+        return t < 0.0 ? t : t + (k * k + (double)g->m * (double)g->n) * e / 4e9;
+      /* trsm: the GEMMs of half the products, and sixteen diagonal blocks
+       * solved on the CPU, as the CPU engine predicts them */
+      struct hop_call d = *g;
+      int64_t nb = (g->k + 15) / 16;
+      d.k = nb;
+      if (g->right_side)
+        d.n = nb;
+      else
+        d.m = nb;
+      double cpu = hop_fallback_predict(&d);
+      double other = g->right_side ? (double)g->m : (double)g->n;
+      cpu = cpu >= 0.0 ? cpu : 4.0 * (double)nb * (double)nb * other / cpu_flops_s;
+      return t / 2.0 + (k / (double)nb) * cpu;
     }
     {
     /* A GEMM of half the flops, and the diagonal blocks: trmm's on the host,
