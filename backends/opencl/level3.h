@@ -16,6 +16,8 @@ enum hop_status hop_ocl_level3(struct hop_ocl_state *st, const struct hop_call *
  * GEMMs through gemm (the real embedding's) and host steps (level3_complex.c). */
 enum hop_status hop_ocl_level3_complex(struct hop_ocl_state *st, const struct hop_call *g,
                                        hop_ocl_run_fn gemm);
+/* Complex trsm's block (rows or columns) for a triangle of order k. */
+int64_t hop_ocl_complex_trsm_block(int64_t k);
 /* trmm and trsm on resident operands (level3_tri.c). */
 enum hop_status hop_ocl_triangular(struct hop_ocl_state *st, const struct hop_call *g,
                                    hop_ocl_run_fn run);

@@ -284,7 +284,7 @@ static enum hop_status trmm(struct steps *s)
 /* Rows (left) or columns (right) per block: sixteen blocks, so that the
  * CPU's share (the diagonal blocks' substitution, a sixteenth of the
  * products) stays small against the GEMMs' uploads of B's rest. */
-static int64_t tri_block(int64_t k)
+int64_t hop_ocl_complex_trsm_block(int64_t k)
 {
   int64_t nb = (k + 15) / 16;
   return nb < 1 ? 1 : nb;
@@ -341,7 +341,7 @@ static enum hop_status trsm(struct steps *s)
 {
   const struct hop_call *g = s->g;
   size_t e = s->e;
-  int64_t k = g->k, nb = tri_block(k), blocks = (k + nb - 1) / nb;
+  int64_t k = g->k, nb = hop_ocl_complex_trsm_block(k), blocks = (k + nb - 1) / nb;
   bool op_upper = g->upper != hop_transposed(g->ta);
   bool fwd = g->right_side ? op_upper : !op_upper;
   struct hop_scalar one = {1.0, 0.0};
@@ -379,7 +379,7 @@ static enum hop_status run(struct steps *s)
     /* Its first step writes B on the host: only where the GEMMs can follow
      * (a family without double kernels declines z here, B untouched). */
     struct hop_call shape = *g;
-    shape.op = HOP_OP_GEMM, shape.k = tri_block(g->k);
+    shape.op = HOP_OP_GEMM, shape.k = hop_ocl_complex_trsm_block(g->k);
     return hop_ocl_engine_predict(s->st, &shape) < 0.0 ? HOP_DECLINED : trsm(s);
   }
   case HOP_OP_GEMM:

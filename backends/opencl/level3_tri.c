@@ -583,10 +583,10 @@ double hop_ocl_level3_predict(const struct hop_ocl_state *st, const struct hop_c
     break;
   case HOP_OP_SYRK:
   case HOP_OP_HERK: m.op = HOP_OP_GEMMT; break;
-  case HOP_OP_SYR2K: /* the operands side by side, then a gemmt of twice the depth */
-  case HOP_OP_HER2K:
+  case HOP_OP_SYR2K: /* a gemmt of twice the depth: real operands side by side */
+  case HOP_OP_HER2K: /* (copied on the host), complex as two gemmts */
     m.op = HOP_OP_GEMMT, m.k = 2 * g->k;
-    host_s = 4.0 * (double)g->n * (double)g->k * e / 4e9;
+    host_s = complex ? 0.0 : 4.0 * (double)g->n * (double)g->k * e / 4e9;
     break;
   case HOP_OP_TRMM:
   case HOP_OP_TRSM:
@@ -597,7 +597,7 @@ double hop_ocl_level3_predict(const struct hop_ocl_state *st, const struct hop_c
       /* trsm: the GEMMs of half the products, and sixteen diagonal blocks
        * solved on the CPU, as the CPU engine predicts them */
       struct hop_call d = *g;
-      int64_t nb = (g->k + 15) / 16;
+      int64_t nb = hop_ocl_complex_trsm_block(g->k);
       d.k = nb;
       if (g->right_side)
         d.n = nb;
