@@ -18,6 +18,10 @@ enum hop_status hop_ocl_level3_complex(struct hop_ocl_state *st, const struct ho
                                        hop_ocl_run_fn gemm);
 /* Complex trsm's block (rows or columns) for a triangle of order k. */
 int64_t hop_ocl_complex_trsm_block(int64_t k);
+/* Complex trsm with R and T resident (level3_ctrsm.c): B written once, at
+ * the end, else untouched; steps gets the GEMMs run and the blocks solved
+ * on the host.  Declined by the image families and where it does not fit. */
+enum hop_status hop_ocl_complex_trsm(struct hop_ocl_state *st, const struct hop_call *g, int *steps);
 /* trmm and trsm on resident operands (level3_tri.c). */
 enum hop_status hop_ocl_triangular(struct hop_ocl_state *st, const struct hop_call *g,
                                    hop_ocl_run_fn run);

@@ -11,10 +11,12 @@
  *   add their second product, the operands swapped, as a second GEMM;
  * - trmm: the triangle made dense (zeros, a unit diagonal's ones), one GEMM
  *   into a copy of B, then B;
- * - trsm: blocked, the diagonal blocks solved on the CPU (a sixteenth of
- *   the products), the updates as GEMMs on the device.
- * Unlike s and d (level3_tri.c) nothing stays on the device between the
- * GEMMs: each uploads its operands.  A failed GEMM before anything was
+ * - trsm: on a buffer family with its operands resident on the device
+ *   (level3_ctrsm.c); elsewhere blocked here, the diagonal blocks solved on
+ *   the CPU (a sixteenth of the products), the updates as GEMMs on the
+ *   device.
+ * Unlike trsm there, nothing stays on the device between these GEMMs: each
+ * uploads its operands.  A failed GEMM before anything was
  * written hands the whole call to the next engine; after that the CPU does
  * the remaining steps, which leave C (trsm: B) consistent between them. */
 #include <stdio.h>
@@ -380,7 +382,14 @@ static enum hop_status run(struct steps *s)
      * (a family without double kernels declines z here, B untouched). */
     struct hop_call shape = *g;
     shape.op = HOP_OP_GEMM, shape.k = hop_ocl_complex_trsm_block(g->k);
-    return hop_ocl_engine_predict(s->st, &shape) < 0.0 ? HOP_DECLINED : trsm(s);
+    if (hop_ocl_engine_predict(s->st, &shape) < 0.0)
+      return HOP_DECLINED;
+    int steps[2] = {0, 0};
+    enum hop_status rc = hop_ocl_complex_trsm((struct hop_ocl_state *)s->st, g, steps);
+    s->device += steps[0], s->host += steps[1];
+    if (rc == HOP_OK)
+      hop_ocl_family_detail_add(" resident");
+    return rc == HOP_DECLINED ? trsm(s) : rc;
   }
   case HOP_OP_GEMM:
   case HOP_OP_GEMM_BATCH:
