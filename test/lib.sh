@@ -299,7 +299,7 @@ hop_engine_routines() {
   case $1:$2 in
   cpu:*) hop_routines "$2" ;;
   opencl:s | opencl:d) echo gemm gemmt symm syrk syr2k trmm trsm gemm_batch ;;
-  opencl:c | opencl:z) echo gemm gemmt symm hemm syrk herk syr2k her2k trmm trsm ;;
+  opencl:c | opencl:z) echo gemm gemmt symm hemm syrk herk syr2k her2k trmm trsm gemm_batch ;;
   *) echo gemm ;;
   esac
 }

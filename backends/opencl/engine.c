@@ -175,6 +175,8 @@ double hop_ocl_engine_predict(const struct hop_ocl_state *st, const struct hop_c
   switch (g->dtype) {
   case HOP_DTYPE_C:
   case HOP_DTYPE_Z: {
+    if (g->op == HOP_OP_GEMM_BATCH) /* its problems' embeddings, in batch.c */
+      return g->dtype == HOP_DTYPE_Z && no_fp64(st) ? -1.0 : hop_ocl_batch_predict(st, g);
     struct hop_call r = as_real(g);
     return hop_ocl_engine_predict(st, &r);
   }
@@ -219,7 +221,8 @@ static enum hop_status run_real(void *state, const struct hop_call *g)
 {
   struct hop_ocl_state *st = state;
   enum hop_status rc = hop_ocl_tune_select(st, g);
-  if (rc == HOP_OK && g->dtype == HOP_DTYPE_D && !hop_ocl_program_fp64(st))
+  bool fp64 = g->dtype == HOP_DTYPE_D || g->dtype == HOP_DTYPE_Z; /* z: a batch's embedding */
+  if (rc == HOP_OK && fp64 && !hop_ocl_program_fp64(st))
     rc = HOP_DECLINED; /* why: `hopblas info`'s fp64 line */
   if (rc == HOP_OK) {
     hop_ocl_family_call_begin(st);
@@ -246,7 +249,7 @@ enum hop_status hop_ocl_engine_call(struct hop_ocl_state *st, const struct hop_c
     rc = hop_ocl_level3_complex(st, g, run_complex);
   else if (g->op != HOP_OP_GEMM && g->op != HOP_OP_GEMMT && g->op != HOP_OP_GEMM_BATCH)
     rc = hop_ocl_level3(st, g, run_real);
-  else if (complex)
+  else if (complex && g->op != HOP_OP_GEMM_BATCH)
     rc = run_complex(st, g);
   else {
     bool timed = hop_ocl_model_learns(st, g); /* the untuned model's fixed cost, corrected */
@@ -335,8 +338,9 @@ const struct hop_backend hop_backend_opencl = {
             [HOP_OP_GEMMT] = ALL4, [HOP_OP_SYMM] = ALL4, [HOP_OP_SYRK] = ALL4,
             [HOP_OP_SYR2K] = ALL4, [HOP_OP_TRMM] = ALL4, [HOP_OP_TRSM] = ALL4,
             [HOP_OP_HEMM] = COMPLEX, [HOP_OP_HERK] = COMPLEX, [HOP_OP_HER2K] = COMPLEX,
-            /* batches in one launch of the batched kernel (batch.c), where the family has it */
-            [HOP_OP_GEMM_BATCH] = HOP_DTYPE_BIT(HOP_DTYPE_S) | HOP_DTYPE_BIT(HOP_DTYPE_D)},
+            /* batches in one launch of the batched kernel (batch.c), where the
+             * family has it; complex problems as their real embeddings */
+            [HOP_OP_GEMM_BATCH] = ALL4},
   .max_dim = INT_MAX, /* int sizes in launches and packing */
   .fork_safe = false,
   .init = ocl_init,
