@@ -8,12 +8,22 @@ cd "$top/_build"
 # Results of an earlier run must not count (the sanitizer builds themselves are kept).
 rm -rf reliability
 find . -name "*.trs" -delete
-make -j"$(nproc)" check >make-check.out 2>&1
+# The tests that must run alone (Makefile.am's HOP_SERIAL_TESTS) after the others.
+make -j"$(nproc)" check TESTS="$(make -s print-tests-parallel)" >make-check.out 2>&1
 rc=$?
-[ "${HOPBLAS_SKIP_RELIABILITY:-0}" = 1 ] || make check-reliability >make-check-reliability.out 2>&1 || rc=1
-# The armhf and arm64 cross builds and their tests under qemu-user, in
-# _build/cross (HOPBLAS_SKIP_CROSS=1 skips them).
+serial=$(make -s print-tests-serial)
+[ -z "$serial" ] || make check TESTS="$serial" >>make-check.out 2>&1 || rc=1
+# The reliability runs (sanitizer builds, fuzzing, valgrind: one core most of
+# the time) beside the armhf and arm64 cross builds and their tests under
+# qemu-user in _build/cross (HOPBLAS_SKIP_CROSS=1 skips them), which leave a
+# core idle while their longest test finishes.
+rel=""
+if [ "${HOPBLAS_SKIP_RELIABILITY:-0}" != 1 ]; then
+  make check-reliability >make-check-reliability.out 2>&1 &
+  rel=$!
+fi
 sh "$top/tools/cross-check.sh" >make-check-cross.out 2>&1 || rc=1
+[ -z "$rel" ] || wait "$rel" || rc=1
 # Every TAP result: the automake .trs files (main build, sanitizer builds
 # and cross builds, all under _build) and the TAP files of the fuzz and
 # valgrind runs.

@@ -2,6 +2,8 @@
 # Build the libFuzzer targets (clang, AddressSanitizer + UBSan) against the
 # library's core and run each for a bounded time.  Usage: fuzz.sh [SECONDS]
 # Prints TAP, one line per target; HOPBLAS_FUZZ_TARGETS="fuzz_cache ..." runs some.
+# HOPBLAS_FUZZ_CACHE_SEED=FILE: a valid tuning cache file (tools/reliability.sh
+# writes one), which starts fuzz_cache's corpus.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 secs=${1:-20}
@@ -25,6 +27,10 @@ for t in $targets; do
     echo "not ok $i - $t builds"; cat "$t.build.log" | sed 's/^/# /'; continue
   fi
   mkdir -p "corpus-$t"
+  if [ "$t" = fuzz_cache ] && [ -n "${HOPBLAS_FUZZ_CACHE_SEED:-}" ] &&
+    ! cp "$HOPBLAS_FUZZ_CACHE_SEED" "corpus-$t/seed-valid" 2>/dev/null; then
+    echo "not ok $i - $t: no seed file $HOPBLAS_FUZZ_CACHE_SEED"; continue
+  fi
   if HOPBLAS_VERBOSE=0 "./$t" -max_total_time="$secs" -print_final_stats=1 "corpus-$t" >"$t.log" 2>&1; then
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$t.log")
     echo "ok $i - $t: $runs executions in ${secs}s, no crash"

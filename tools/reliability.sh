@@ -16,7 +16,15 @@ for kind in asan tsan; do
   grep -q 'test-result: \(FAIL\|ERROR\)' "$top/_build/$kind"/test/*.trs "$top/_build/$kind"/test/*/*.trs 2>/dev/null && rc=1
 done
 echo "== libFuzzer targets"
-HOPBLAS_FUZZ_BUILD=$top/_build/fuzz sh "$top/tools/fuzz.sh" "${HOPBLAS_FUZZ_SECONDS:-30}" | tee "$out/fuzz.tap"
+# The cache parser's corpus starts from a valid file, written by the cache driver.
+seed=$out/seed-cache
+rm -rf "$seed" && mkdir -p "$seed" && chmod 700 "$seed"
+HOPBLAS_CACHE_DIR=$seed "$build/test/tune/tune-cache" put "opencl;dev=Some GPU;driver=1.0" generic.n256 \
+  "MWG=64,NWG=64 12.5 9.1 14 3.2" >/dev/null 2>&1 &&
+  HOPBLAS_CACHE_DIR=$seed "$build/test/tune/tune-cache" put "cpu;model=x" cpu.rate "32:1.5,64:3,128:9" \
+    >/dev/null 2>&1
+HOPBLAS_FUZZ_CACHE_SEED=$seed/tune.txt HOPBLAS_FUZZ_BUILD=$top/_build/fuzz \
+  sh "$top/tools/fuzz.sh" "${HOPBLAS_FUZZ_SECONDS:-30}" | tee "$out/fuzz.tap"
 echo "== valgrind memcheck"
 sh "$top/tools/valgrind.sh" "$build" | tee "$out/valgrind.tap"
 grep -q '^not ok' "$out/fuzz.tap" "$out/valgrind.tap" && rc=1

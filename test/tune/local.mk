@@ -1,6 +1,6 @@
 # Tests of the tuner and its cache: test/tune/*.test print TAP.  pocl.test
 # and route.test need the OpenCL engine; every test is shipped either way.
-HOP_TUNE_TESTS = test/tune/cache.test test/tune/fuzz.test
+HOP_TUNE_TESTS = test/tune/cache.test
 if HOP_OPENCL
 HOP_TUNE_TESTS += test/tune/pocl.test test/tune/route.test test/tune/learn.test
 endif
