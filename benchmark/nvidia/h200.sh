@@ -40,7 +40,7 @@ pack)
   cp "$build/.libs/libhopblas.so.0" "$dir/lib/"
   cp "$build/hopblas" "$dir/bin/" # carries its own engines (libhopcore linked in)
   # These find libhopblas.so.0 through LD_LIBRARY_PATH there.
-  cp "$build/benchmark/batch-bench" "$build/benchmark/l3-complex-bench" "$build/test/contract-l3" "$dir/bin/"
+  cp "$build/benchmark/batch-bench" "$build/benchmark/l3-complex-bench" "$build/test/contract-l3" "$build/test/gemmx/gemmx" "$dir/bin/"
   ${CC:-cc} -std=gnu11 -O2 -Iinclude -Itest -o "$dir/bin/contract" test/contract.c \
     test/contract_groups.c test/testutil.c test/testutil_num.c test/testutil_dtype.c \
     test/testutil_names.c -L"$dir/lib" -l:libhopblas.so.0 -lm \

@@ -9,7 +9,7 @@
 #          cp .device/debs/*.deb .device/h200/debs/
 #   there: sh benchmark/nvidia/level3.sh   (carry .device/h200; results in $OUT/level3.tgz)
 # LEVEL3_STEPS: the steps to run (default all but splitcpu: openblas hopblas nvblas
-# hopblas2 nvblas2 batch zl3); LEVEL3_SIZES: the lapack-bench arguments;
+# hopblas2 nvblas2 batch zl3 zbatch); LEVEL3_SIZES: the lapack-bench arguments;
 # LEVEL3_SIZES2: those of the two-GPU steps (hopblas2: HOPBLAS_DEVICE=all;
 # nvblas2: NVBLAS_GPU_LIST ALL), which run only where `nvidia-smi -L` lists
 # two GPUs or more.  The one-GPU steps use GPU 0 (HOPBLAS_DEVICE=0,
@@ -19,12 +19,14 @@
 # zl3: the complex Level-3 routines (l3-complex-bench: zgemm, zhemm, zherk,
 # zher2k, ztrmm, ztrsm) on the CPU engine (LEVEL3_ZCPU sizes) and routed
 # (LEVEL3_ZSIZES) on GPU 0, the trace's engines per routine, then the
-# Level-3 contract in c and z forced onto GPU 0.
+# Level-3 contract in c and z forced onto GPU 0.  zbatch: test/gemmx's
+# batch cases in c and z forced onto GPU 0 with verify mode (each problem
+# as its real embedding in one launch).
 set -u
 P=/tmp/level3; mkdir -p $P
 trap 'tar czf $OUT/level3.tgz -C $P . 2>/dev/null; exit' EXIT TERM INT
 . benchmark/nvidia/device-env.sh
-steps=${LEVEL3_STEPS:-openblas hopblas nvblas hopblas2 nvblas2 batch zl3}
+steps=${LEVEL3_STEPS:-openblas hopblas nvblas hopblas2 nvblas2 batch zl3 zbatch}
 sizes=${LEVEL3_SIZES:-dtrsm:8192 dsyrk:8192 dpotrf:8192 dgetrf:8192 dpotrf:16384 dgetrf:16384}
 sizes2=${LEVEL3_SIZES2:-dpotrf:16384 dgetrf:16384}
 nvsizes2=${LEVEL3_NVSIZES2:-dpotrf:16384} # NVBLAS's dgetrf is wrong (cublasXt error 11)
@@ -80,4 +82,9 @@ want zl3 && { HOPBLAS_BACKEND=opencl HOPBLAS_DEVICE=0 HOPBLAS_TRACE=$P/zcontract
   echo "contract-l3 c, z on GPU 0: $(grep -c '^ok' $P/zcontract.tap) ok, $(grep -c '^not ok' $P/zcontract.tap) not ok;" \
     "rows on opencl $(awk -F, 'NR > 1 && $9 == "opencl"' $P/zcontract.csv | wc -l), with device steps $(grep -c 'steps=[1-9]' $P/zcontract.csv)"
   gzip -f $P/zcontract.csv; }
+want zbatch && { HOPBLAS_BACKEND=opencl HOPBLAS_DEVICE=0 HOPBLAS_VERIFY=1 HOPBLAS_TRACE=$P/zbatch.csv \
+  timeout 120 $dir/bin/gemmx batch --dtypes c,z >$P/zbatch.tap 2>&1
+  echo "gemmx batch c, z on GPU 0: $(grep -c '^ok' $P/zbatch.tap) ok, $(grep -c '^not ok' $P/zbatch.tap) not ok;" \
+    "batch rows on opencl $(awk -F, '$2 ~ /gemm_batch/ && $9 == "opencl"' $P/zbatch.csv | wc -l)," \
+    "verify not ok $(awk -F, '$2 ~ /gemm_batch/ && $9 == "opencl" && $(NF - 5) != "ok"' $P/zbatch.csv | wc -l)"; }
 echo "## end at $(( $(date +%s) - t0 )) s"
