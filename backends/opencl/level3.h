@@ -16,8 +16,11 @@ enum hop_status hop_ocl_level3(struct hop_ocl_state *st, const struct hop_call *
  * GEMMs through gemm (the real embedding's) and host steps (level3_complex.c). */
 enum hop_status hop_ocl_level3_complex(struct hop_ocl_state *st, const struct hop_call *g,
                                        hop_ocl_run_fn gemm);
-/* Complex trsm's block (rows or columns) for a triangle of order k. */
-int64_t hop_ocl_complex_trsm_block(int64_t k);
+/* Rows (left) or columns (right) per slab of trmm and trsm: HOPBLAS_OPENCL_L3_BLOCK, else 128. */
+int64_t hop_ocl_l3_block(void);
+/* Complex trsm's block (rows or columns) for a triangle of order k, its
+ * operands resident (level3_ctrsm.c) or not (level3_complex.c). */
+int64_t hop_ocl_complex_trsm_block(int64_t k, bool resident);
 /* Complex trsm with R and T resident (level3_ctrsm.c): B written once, at
  * the end, else untouched; steps gets the GEMMs run and the blocks solved
  * on the host.  Declined by the image families and where it does not fit. */

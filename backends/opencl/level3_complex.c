@@ -92,16 +92,24 @@ static void copy_elem(unsigned char *dst, const unsigned char *src, size_t e)
 
 enum { EXPAND_BLOCK = 64 }; /* the mirrored triangle is read a block at a time, in cache */
 
-/* A dense copy of A from its stored triangle (hemm: Hermitian). */
-static void *expand(const struct hop_call *g, size_t e, bool herm)
+struct expansion {
+  const struct hop_call *g;
+  size_t e;
+  bool herm;
+  unsigned char *full;
+};
+
+/* Columns [j0, j1) of the dense copy (the copy threads share the columns). */
+static void expand_columns(void *arg, int j0, int j1)
 {
-  size_t k = (size_t)g->k;
-  unsigned char *full = malloc(k * k * e);
-  if (full == NULL)
-    return NULL;
-  for (size_t jb = 0; jb < k; jb += EXPAND_BLOCK)
+  const struct expansion *x = arg;
+  const struct hop_call *g = x->g;
+  size_t k = (size_t)g->k, e = x->e, end = (size_t)j1;
+  bool herm = x->herm;
+  unsigned char *full = x->full;
+  for (size_t jb = (size_t)j0; jb < end; jb += EXPAND_BLOCK)
     for (size_t ib = 0; ib < k; ib += EXPAND_BLOCK)
-      for (size_t j = jb; j < jb + EXPAND_BLOCK && j < k; j++)
+      for (size_t j = jb; j < jb + EXPAND_BLOCK && j < end; j++)
         for (size_t i = ib; i < ib + EXPAND_BLOCK && i < k; i++) {
           bool stored = g->upper ? i <= j : i >= j;
           unsigned char *d = full + (i + j * k) * e;
@@ -112,13 +120,22 @@ static void *expand(const struct hop_call *g, size_t e, bool herm)
           else if (herm && !stored)
             conj_elem(d, e);
         }
-  return full;
+}
+
+/* A dense copy of A from its stored triangle (hemm: Hermitian). */
+static void *expand(struct steps *s, const struct hop_call *g, bool herm)
+{
+  size_t k = (size_t)g->k;
+  struct expansion x = {.g = g, .e = s->e, .herm = herm, .full = malloc(k * k * s->e)};
+  if (x.full != NULL)
+    hop_ocl_copy_columns(s->st, k * k * s->e, (int)k, expand_columns, &x);
+  return x.full;
 }
 
 static enum hop_status symm(struct steps *s)
 {
   const struct hop_call *g = s->g;
-  void *full = expand(g, s->e, g->op == HOP_OP_HEMM);
+  void *full = expand(s, g, g->op == HOP_OP_HEMM);
   if (full == NULL)
     return HOP_ERR_NOMEM;
   struct hop_call m = *g;
@@ -233,16 +250,19 @@ static enum hop_status triangle(struct steps *s, const struct hop_call *t, bool 
 
 /* ---- trmm: one GEMM of the triangle made dense ---------------------------- */
 
-/* A dense copy of trmm's triangle: zeros outside it, ones on a unit diagonal. */
-static void *dense_triangle(const struct hop_call *g, size_t e)
+/* Columns [j0, j1) of trmm's dense triangle (x->full): zeros outside it,
+ * ones on a unit diagonal. */
+static void triangle_columns(void *arg, int j0, int j1)
 {
-  size_t k = (size_t)g->k;
-  unsigned char *t = calloc(k * k, e);
-  if (t == NULL)
-    return NULL;
-  for (size_t j = 0; j < k; j++) {
+  const struct expansion *x = arg;
+  const struct hop_call *g = x->g;
+  size_t k = (size_t)g->k, e = x->e;
+  unsigned char *t = x->full;
+  for (size_t j = (size_t)j0; j < (size_t)j1; j++) {
     size_t lo = g->upper ? 0 : j, hi = g->upper ? j + 1 : k;
+    memset(t + j * k * e, 0, lo * e);
     memcpy(t + (lo + j * k) * e, at(g->a, g->lda, (int64_t)lo, (int64_t)j, e), (hi - lo) * e);
+    memset(t + (hi + j * k) * e, 0, (k - hi) * e);
     if (g->unit_diag) {
       unsigned char *d = t + (j + j * k) * e;
       memset(d, 0, e);
@@ -252,7 +272,31 @@ static void *dense_triangle(const struct hop_call *g, size_t e)
         ((double *)d)[0] = 1.0;
     }
   }
-  return t;
+}
+
+static void *dense_triangle(struct steps *s, const struct hop_call *g)
+{
+  size_t k = (size_t)g->k;
+  struct expansion x = {.g = g, .e = s->e, .full = malloc(k * k * s->e)};
+  if (x.full != NULL)
+    hop_ocl_copy_columns(s->st, k * k * s->e, (int)k, triangle_columns, &x);
+  return x.full;
+}
+
+struct columns_out {
+  const struct hop_call *g;
+  size_t e;
+  const unsigned char *from; /* ld m */
+};
+
+/* Columns [j0, j1) of out into B. */
+static void out_columns(void *arg, int j0, int j1)
+{
+  const struct columns_out *o = arg;
+  const struct hop_call *g = o->g;
+  for (int64_t j = j0; j < j1; j++)
+    memcpy((unsigned char *)g->c + hop_at(0, j, g->ldc) * o->e, o->from + (size_t)j * (size_t)g->m * o->e,
+           (size_t)g->m * o->e);
 }
 
 /* B = alpha op(T) B (or alpha B op(T)) into a copy, then into B: the GEMM
@@ -262,7 +306,7 @@ static enum hop_status trmm(struct steps *s)
 {
   const struct hop_call *g = s->g;
   size_t e = s->e, mn = (size_t)g->m * (size_t)g->n;
-  unsigned char *t = dense_triangle(g, e), *out = t != NULL ? malloc(mn * e) : NULL;
+  unsigned char *t = dense_triangle(s, g), *out = t != NULL ? malloc(mn * e) : NULL;
   enum hop_status rc = HOP_ERR_NOMEM;
   if (out != NULL) {
     struct hop_call m = *g;
@@ -273,9 +317,9 @@ static enum hop_status trmm(struct steps *s)
     else
       m.a = t, m.lda = g->k, m.b = g->c, m.ldb = g->ldc, m.tb = HOP_TRANS_N;
     rc = step(s, &m, false);
-    for (int64_t j = 0; rc == HOP_OK && j < g->n; j++)
-      memcpy((unsigned char *)g->c + hop_at(0, j, g->ldc) * e, out + (size_t)j * (size_t)g->m * e,
-             (size_t)g->m * e);
+    struct columns_out o = {.g = g, .e = e, .from = out};
+    if (rc == HOP_OK)
+      hop_ocl_copy_columns(s->st, mn * e, (int)g->n, out_columns, &o);
   }
   free(t), free(out);
   return rc;
@@ -283,12 +327,16 @@ static enum hop_status trmm(struct steps *s)
 
 /* ---- trsm: blocked, diagonal blocks solved on the CPU -------------------- */
 
-/* Rows (left) or columns (right) per block: sixteen blocks, so that the
- * CPU's share (the diagonal blocks' substitution, a sixteenth of the
- * products) stays small against the GEMMs' uploads of B's rest. */
-int64_t hop_ocl_complex_trsm_block(int64_t k)
+/* Rows (left) or columns (right) per block: at least sixteen blocks, so
+ * that the CPU's share (the diagonal blocks' substitution) is at most a
+ * sixteenth of the products; where the operands stay on the device, blocks
+ * of at most trmm's and trsm's slab (128 rows), a smaller share still: the
+ * host's substitution ran 1.0 of ztrsm 8192's 1.25 s on the H200 in 512-row
+ * blocks.  Else sixteen, each GEMM uploading B's rest. */
+int64_t hop_ocl_complex_trsm_block(int64_t k, bool resident)
 {
-  int64_t nb = (k + 15) / 16;
+  int64_t nb = (k + 15) / 16, most = hop_ocl_l3_block();
+  nb = resident && nb > most ? most : nb;
   return nb < 1 ? 1 : nb;
 }
 
@@ -343,7 +391,7 @@ static enum hop_status trsm(struct steps *s)
 {
   const struct hop_call *g = s->g;
   size_t e = s->e;
-  int64_t k = g->k, nb = hop_ocl_complex_trsm_block(k), blocks = (k + nb - 1) / nb;
+  int64_t k = g->k, nb = hop_ocl_complex_trsm_block(k, false), blocks = (k + nb - 1) / nb;
   bool op_upper = g->upper != hop_transposed(g->ta);
   bool fwd = g->right_side ? op_upper : !op_upper;
   struct hop_scalar one = {1.0, 0.0};
@@ -381,7 +429,7 @@ static enum hop_status run(struct steps *s)
     /* Its first step writes B on the host: only where the GEMMs can follow
      * (a family without double kernels declines z here, B untouched). */
     struct hop_call shape = *g;
-    shape.op = HOP_OP_GEMM, shape.k = hop_ocl_complex_trsm_block(g->k);
+    shape.op = HOP_OP_GEMM, shape.k = hop_ocl_complex_trsm_block(g->k, false);
     if (hop_ocl_engine_predict(s->st, &shape) < 0.0)
       return HOP_DECLINED;
     int steps[2] = {0, 0};

@@ -305,7 +305,7 @@ enum hop_status hop_ocl_complex_trsm(struct hop_ocl_state *st, const struct hop_
                     .t_conj = hop_conjugated(g->ta)};
   /* T = op(A) or op(A)^T is upper where A is upper and not transposed into T, or the reverse. */
   c.t_lower = g->upper == c.t_trans;
-  c.nb = hop_ocl_complex_trsm_block(c.k);
+  c.nb = hop_ocl_complex_trsm_block(c.k, true);
   c.blocks = (c.k + c.nb - 1) / c.nb;
   enum hop_dtype real = g->dtype == HOP_DTYPE_Z ? HOP_DTYPE_D : HOP_DTYPE_S;
   size_t r_bytes = (size_t)c.k * (size_t)c.nr * c.e, t_reals = panel_at(&c, c.blocks);

@@ -496,7 +496,7 @@ void hop_ocl_triangular_release(struct hop_ocl_state *st)
 }
 
 /* Rows (left) or columns (right) per slab: HOPBLAS_OPENCL_L3_BLOCK, else 128. */
-static int64_t block(void)
+int64_t hop_ocl_l3_block(void)
 {
   return hop_config_int("HOPBLAS_OPENCL_L3_BLOCK", 1, 1 << 16, 128);
 }
@@ -507,7 +507,7 @@ enum hop_status hop_ocl_triangular(struct hop_ocl_state *st, const struct hop_ca
   (void)run;
   if (st->family->provide != NULL)
     return HOP_DECLINED; /* the image families pack their own operands */
-  struct tri t = {.st = st, .g = g, .e = hop_dtype_c_size(g->dtype), .k = g->k, .nb = block(),
+  struct tri t = {.st = st, .g = g, .e = hop_dtype_c_size(g->dtype), .k = g->k, .nb = hop_ocl_l3_block(),
                   .left = !g->right_side, .op_upper = g->upper != hop_transposed(g->ta)};
   size_t a_bytes = (size_t)t.k * (size_t)t.k * t.e, b_bytes = (size_t)g->m * (size_t)g->n * t.e;
   if (a_bytes > st->cap || b_bytes > st->cap || !hop_ocl_kernel_for(g->dtype, false, &t.kernel))
@@ -597,7 +597,7 @@ double hop_ocl_level3_predict(const struct hop_ocl_state *st, const struct hop_c
       /* trsm: the GEMMs of half the products, and sixteen diagonal blocks
        * solved on the CPU, as the CPU engine predicts them */
       struct hop_call d = *g;
-      int64_t nb = hop_ocl_complex_trsm_block(g->k);
+      int64_t nb = hop_ocl_complex_trsm_block(g->k, st->family->provide == NULL);
       d.k = nb;
       if (g->right_side)
         d.n = nb;
@@ -613,7 +613,7 @@ double hop_ocl_level3_predict(const struct hop_ocl_state *st, const struct hop_c
      * trsm's by the slab solver (a launch each, at a small share of the
      * GEMM rate: a step of the substitution at a time; on the H200 a 128-row
      * slab of 8192 vectors took about 0.17 ms, 1/16 of the model's peak). */
-    double nb = (double)block(), k = (double)g->k, other = g->right_side ? g->m : g->n;
+    double nb = (double)hop_ocl_l3_block(), k = (double)g->k, other = g->right_side ? g->m : g->n;
     double slabs = k / nb + 1.0, diag_flops = k * nb * other;
     host_s = g->op == HOP_OP_TRMM ? diag_flops / cpu_flops_s
                                   : slabs * hop_ocl_model_setup(st) / 4.0 +
