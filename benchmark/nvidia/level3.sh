@@ -18,7 +18,7 @@
 # on the CPU engine and on the GPU), the trace's last batch row saying where it ran.
 # zl3: the complex Level-3 routines (l3-complex-bench: zgemm, zhemm, zherk,
 # zher2k, ztrmm, ztrsm) on the CPU engine (LEVEL3_ZCPU sizes) and routed
-# (LEVEL3_ZSIZES) on GPU 0, the trace's engines per routine, then the
+# (LEVEL3_ZSIZES) on GPU 0 (LEVEL3_ZWAYS: cpu auto), the trace's engines per routine, then the
 # Level-3 contract in c and z forced onto GPU 0.  zbatch: test/gemmx's
 # batch cases in c and z forced onto GPU 0 with verify mode (each problem
 # as its real embedding in one launch).
@@ -69,7 +69,7 @@ want batch && for engine in auto cpu opencl; do
   awk -F, '$2 == "cblas_sgemm_batch" { row = $9 ": " $10 } END { print "last batch ran on " row }' \
     $P/batch-$engine.csv
 done
-want zl3 && for b in cpu auto; do
+want zl3 && for b in ${LEVEL3_ZWAYS:-cpu auto}; do
   sz=${LEVEL3_ZSIZES:-2048 4096 8192}
   [ $b = cpu ] && sz=${LEVEL3_ZCPU:-2048 4096}
   env $([ $b = cpu ] && echo HOPBLAS_BACKEND=cpu) HOPBLAS_DEVICE=0 HOPBLAS_TRACE=$P/zl3-$b.csv \
