@@ -289,6 +289,7 @@ static void solve(struct ctrsm *c, unsigned char *diag)
     panel += (size_t)(4 * nr * len);
   }
   hop_ocl_ev_put(&down, NULL);
+  hop_ocl_ev_put(&panel_up, NULL); /* a failure left the loop before releasing it */
   /* Nothing in flight from the pinned images once this returns. */
   clFinish(up_q);
   clFinish(exec_q(c));
