@@ -9,12 +9,13 @@
  * embedding, each entry the 2 x 2 block [re -im; im re], so that one real
  * GEMM is the complex update R(rest) = R(rest) - T(rest, I) X(I).
  *
- * R goes up once.  Block by block in the substitution's order (sixteen
- * blocks, as level3_complex.c's path), the CPU solves the block's rows
- * against T's diagonal block (a sixteenth of the products), they go back
+ * R goes up once.  Block by block in the substitution's order (blocks of
+ * hop_ocl_complex_trsm_block's rows: at most 128, at least sixteen blocks),
+ * the CPU solves the block's rows against T's diagonal block, they go back
  * up, and two GEMMs take them from the rows beyond: the next block's rows
  * first, which come down while the device updates the rest.  Each block's
- * panel of T goes up while the CPU solves the blocks before it.  Every
+ * panel of T is packed and goes up while the device runs the updates
+ * before it.  Every
  * solved block is final on the host and B is written once, at the end:
  * a failure on the device leaves B untouched, for the next engine. */
 #include <stdlib.h>
