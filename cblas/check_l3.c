@@ -259,7 +259,7 @@ void hop_cblas_l3_run(void (*xerbla)(const char *name, int info), struct hop_l3_
 
 struct hop_scalar hop_l3_real_scalar(enum hop_dtype dt, const void *p)
 {
-  return hop_dtype_load(dt == HOP_DTYPE_Z ? HOP_DTYPE_D : HOP_DTYPE_S, true, p, 0);
+  return hop_dtype_load(hop_dtype_real(dt), true, p, 0);
 }
 
 char hop_trace_cblas_side(int side)

@@ -75,7 +75,7 @@ bool hop_planes_make(const struct hop_call *g, bool double_b, struct hop_planes 
     p->a.scale = g->alpha; /* alpha op(A): the real call's alpha is 1 */
   int64_t m2 = double_b ? g->m : 2 * g->m, n2 = double_b ? 2 * g->n : g->n, k2 = 2 * g->k;
   *real = (struct hop_call){
-    .op = HOP_OP_GEMM, .dtype = g->dtype == HOP_DTYPE_Z ? HOP_DTYPE_D : HOP_DTYPE_S,
+    .op = HOP_OP_GEMM, .dtype = hop_dtype_real(g->dtype),
     .symbol = g->symbol, .row_major = g->row_major, .ta = hop_transposed(g->ta) ? HOP_TRANS_T : HOP_TRANS_N,
     .tb = hop_transposed(g->tb) ? HOP_TRANS_T : HOP_TRANS_N, .m = m2, .n = n2, .k = k2,
     .alpha = {real_alpha ? g->alpha.re : 1.0, 0.0}, .beta = {g->beta.re, 0.0},

@@ -152,6 +152,20 @@ static void in_parallel(const struct hop_call *g, bool dbl, const struct planes 
   hop_parallel(t, cols, run_columns, &args);
 }
 
+void hop_complex_embed(const struct hop_call *g, void *a, void *b)
+{
+  struct planes p = {.double_b = true, .a = a, .b = b};
+  bool dbl = g->dtype == HOP_DTYPE_Z;
+  write_a(g, dbl, &p, 0, g->k);
+  write_b(g, dbl, &p, 0, g->n);
+}
+
+void hop_complex_combine(const struct hop_call *g, const void *product)
+{
+  struct planes p = {.double_b = true, .c = (void *)product};
+  combine(g, g->dtype == HOP_DTYPE_Z, &p, 0, g->n);
+}
+
 enum hop_status hop_complex_by_real(const struct hop_call *g,
                                     enum hop_status (*real_run)(void *ctx,
                                                                 const struct hop_call *real),

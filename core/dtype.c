@@ -32,6 +32,10 @@ const struct hop_dtype_info *hop_dtype_info(enum hop_dtype dt)
 size_t hop_dtype_ab_size(enum hop_dtype dt) { return hop_dtype_info(dt)->ab_size; }
 size_t hop_dtype_c_size(enum hop_dtype dt) { return hop_dtype_info(dt)->c_size; }
 const char *hop_dtype_name(enum hop_dtype dt) { return hop_dtype_info(dt)->name; }
+enum hop_dtype hop_dtype_real(enum hop_dtype dt)
+{
+  return dt == HOP_DTYPE_Z ? HOP_DTYPE_D : dt == HOP_DTYPE_C ? HOP_DTYPE_S : dt;
+}
 
 const char *hop_op_name(enum hop_op op)
 {

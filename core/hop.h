@@ -41,6 +41,8 @@ const struct hop_dtype_info *hop_dtype_info(enum hop_dtype dt);
 size_t hop_dtype_ab_size(enum hop_dtype dt);
 size_t hop_dtype_c_size(enum hop_dtype dt);
 const char *hop_dtype_name(enum hop_dtype dt);
+/* The real dtype a complex one's parts are (c: s, z: d); any other as it is. */
+enum hop_dtype hop_dtype_real(enum hop_dtype dt);
 
 /* Scalars and elements of any dtype as double parts (im = 0 for real ones):
  * wide enough for double complex, exact for every narrower type. */
@@ -560,6 +562,13 @@ enum hop_status hop_complex_by_real(const struct hop_call *g,
                                     enum hop_status (*real_run)(void *ctx,
                                                                 const struct hop_call *real),
                                     void *ctx, bool views);
+/* The same embedding's first form for a caller that runs the real GEMM
+ * itself (an engine's batch): A' = [Ar Ai] (m x 2k) into a and
+ * B' = [Br Bi; -Bi Br] (2k x 2n) into b, dense, in g's real dtype, op() and
+ * conjugation applied; then C = alpha P + beta C from the product
+ * P = A' B' = [Pr Pi] (m x 2n, dense).  On the calling thread. */
+void hop_complex_embed(const struct hop_call *g, void *a, void *b);
+void hop_complex_combine(const struct hop_call *g, const void *p);
 
 /* A plane of the real embedding as the real call stores it, read from the
  * caller's complex matrix (core/complex_planes.c): grid_r x grid_c

@@ -7,11 +7,10 @@
  * device's buffers (or than 65535 problems, the third dimension NVIDIA's
  * OpenCL takes) goes in several such launches, one after another.
  *
- * Complex problems (c, z) go as their real embeddings (core/complex_real.c's
- * first form): A' = [Ar Ai] (m x 2k), B' = [Br Bi; -Bi Br] (2k x 2n), written
- * with op() and conjugation applied while packing, and the kernel's
- * C' = A' B' = [Pr Pi] comes back as P; the host writes C = alpha P + beta C
- * (C read only where beta != 0), in double.
+ * Complex problems (c, z) go as their real embeddings, written while packing
+ * (hop_complex_embed: A' = [Ar Ai] (m x 2k), B' = [Br Bi; -Bi Br] (2k x 2n)),
+ * and the kernel's C' = A' B' = [Pr Pi] comes back as P; the host writes
+ * C = alpha P + beta C (hop_complex_combine: C read only where beta != 0).
  *
  * C is written only by the host, from a launch the device has finished; a
  * failure before that leaves C untouched (the router runs the CPU engine),
@@ -41,19 +40,13 @@ struct launch {
   bool c_in; /* a problem with beta != 0: C goes up too */
 };
 
-/* The real dtype the device computes dt in: a complex problem's embedding's. */
-static enum hop_dtype real_of(enum hop_dtype dt)
-{
-  return dt == HOP_DTYPE_Z ? HOP_DTYPE_D : dt == HOP_DTYPE_C ? HOP_DTYPE_S : dt;
-}
-
 static bool is_complex(const struct hop_call *g) { return hop_dtype_info(g->dtype)->is_complex; }
 
 /* The family's batched kernel for dt and the tiles it was built with. */
 static bool batch_kernel(const struct hop_ocl_state *st, enum hop_dtype dt, cl_kernel *kn,
                          const struct hop_ocl_params **params)
 {
-  dt = real_of(dt);
+  dt = hop_dtype_real(dt);
   enum hop_ocl_kernel k = dt == HOP_DTYPE_D ? HOP_OCL_DGEMM_BATCH : HOP_OCL_SGEMM_BATCH;
   const struct hop_ocl_program *pr = &st->prog;
   if (pr->kernel[k] != NULL) {
@@ -137,58 +130,6 @@ static void pack(unsigned char *dst, const void *x, int64_t ld, int64_t rows, in
            (size_t)rows * e);
 }
 
-/* Part (0 re, 1 im) of element at of a complex matrix of precision e (real bytes). */
-static double part(const void *x, size_t e, size_t at, int which)
-{
-  return e == 8 ? ((const double *)x)[2 * at + (size_t)which] : ((const float *)x)[2 * at + (size_t)which];
-}
-
-static void put(unsigned char *x, size_t e, size_t at, double v)
-{
-  if (e == 8)
-    ((double *)x)[at] = v;
-  else
-    ((float *)x)[at] = (float)v;
-}
-
-/* op(X)(r, c) of a complex problem's A (x = 0) or B (x = 1), conjugation applied. */
-static void op_elem(const struct hop_call *g, int x, size_t e, int64_t r, int64_t c, double *re,
-                    double *im)
-{
-  enum hop_trans t = x == 0 ? g->ta : g->tb;
-  size_t at = hop_transposed(t) ? hop_at(c, r, x == 0 ? g->lda : g->ldb)
-                                : hop_at(r, c, x == 0 ? g->lda : g->ldb);
-  const void *base = x == 0 ? g->a : g->b;
-  *re = part(base, e, at, 0), *im = part(base, e, at, 1);
-  if (hop_conjugated(t))
-    *im = -*im;
-}
-
-/* A' = [Ar Ai] (m x 2k) and B' = [Br Bi; -Bi Br] (2k x 2n) of a complex problem. */
-static void pack_embedding(const struct copy_job *j, const struct problem *p)
-{
-  const struct hop_call *g = &p->g;
-  size_t e = j->e, m = (size_t)g->m, k = (size_t)g->k, k2 = 2 * k;
-  unsigned char *a = j->a + p->a_at * e, *b = j->b + p->b_at * e;
-  for (int64_t l = 0; l < g->k; l++)
-    for (int64_t i = 0; i < g->m; i++) {
-      double re, im;
-      op_elem(g, 0, e, i, l, &re, &im);
-      put(a, e, (size_t)i + (size_t)l * m, re);
-      put(a, e, (size_t)i + ((size_t)l + k) * m, im);
-    }
-  for (int64_t c = 0; c < g->n; c++)
-    for (int64_t l = 0; l < g->k; l++) {
-      double re, im;
-      op_elem(g, 1, e, l, c, &re, &im);
-      size_t top = (size_t)l + (size_t)c * k2, right = top + (size_t)g->n * k2;
-      put(b, e, top, re);
-      put(b, e, top + k, -im);
-      put(b, e, right, im);
-      put(b, e, right + k, re);
-    }
-}
-
 static void pack_problems(void *arg, int i0, int i1)
 {
   const struct copy_job *j = arg;
@@ -196,13 +137,13 @@ static void pack_problems(void *arg, int i0, int i1)
     const struct problem *p = &j->l->p[i];
     const struct hop_call *g = &p->g;
     if (is_complex(g)) {
-      pack_embedding(j, p);
+      hop_complex_embed(g, j->a + p->a_at * j->e, j->b + p->b_at * j->e);
       cl_ulong *d = j->desc + (i - j->l->first) * DESC;
       memset(d, 0, DESC * sizeof *d);
       d[0] = (cl_ulong)g->m, d[1] = (cl_ulong)(2 * g->n), d[2] = (cl_ulong)(2 * g->k);
       d[5] = (cl_ulong)g->m, d[6] = (cl_ulong)(2 * g->k), d[7] = (cl_ulong)g->m;
       d[8] = p->a_at, d[9] = p->b_at, d[10] = p->c_at;
-      d[11] = real_bits(real_of(g->dtype), 1.0), d[12] = real_bits(real_of(g->dtype), 0.0);
+      d[11] = real_bits(hop_dtype_real(g->dtype), 1.0), d[12] = real_bits(hop_dtype_real(g->dtype), 0.0);
       continue;
     }
     bool ta = hop_transposed(g->ta), tb = hop_transposed(g->tb);
@@ -220,26 +161,6 @@ static void pack_problems(void *arg, int i0, int i1)
   }
 }
 
-/* C = alpha P + beta C of a complex problem, P = [Pr Pi] as the device left it. */
-static void combine(const struct hop_call *g, const unsigned char *p, size_t e)
-{
-  size_t m = (size_t)g->m, half = m * (size_t)g->n;
-  bool beta = !hop_scalar_is_zero(g->beta);
-  for (int64_t c = 0; c < g->n; c++)
-    for (int64_t i = 0; i < g->m; i++) {
-      size_t at = (size_t)i + (size_t)c * m, to = hop_at(i, c, g->ldc);
-      double pr = e == 8 ? ((const double *)p)[at] : ((const float *)p)[at];
-      double pi = e == 8 ? ((const double *)p)[at + half] : ((const float *)p)[at + half];
-      double re = g->alpha.re * pr - g->alpha.im * pi, im = g->alpha.re * pi + g->alpha.im * pr;
-      if (beta) {
-        double cr = part(g->c, e, to, 0), ci = part(g->c, e, to, 1);
-        re += g->beta.re * cr - g->beta.im * ci, im += g->beta.re * ci + g->beta.im * cr;
-      }
-      put(g->c, e, 2 * to, re);
-      put(g->c, e, 2 * to + 1, im);
-    }
-}
-
 static void unpack_problems(void *arg, int i0, int i1)
 {
   const struct copy_job *j = arg;
@@ -247,7 +168,7 @@ static void unpack_problems(void *arg, int i0, int i1)
     const struct hop_call *g = &j->l->p[i].g;
     const unsigned char *src = j->c + j->l->p[i].c_at * j->e;
     if (is_complex(g)) {
-      combine(g, src, j->e);
+      hop_complex_combine(g, src);
       continue;
     }
     for (int64_t col = 0; col < g->n; col++)
@@ -354,7 +275,7 @@ double hop_ocl_batch_predict(const struct hop_ocl_state *st, const struct hop_ca
   /* The launch fills the device as one GEMM of the whole batch's work would;
    * a problem's own tiles and k bound how well each work-group does. */
   /* A complex problem's embedding: A' twice A's reals, B' four times B's, C' twice C's. */
-  double x = is_complex(g) ? 2.0 : 1.0, er = (double)hop_dtype_ab_size(real_of(g->dtype));
+  double x = is_complex(g) ? 2.0 : 1.0, er = (double)hop_dtype_ab_size(hop_dtype_real(g->dtype));
   double flops = hop_call_flops(g), bytes = 0.0;
   double eff = 0.0, work = 0.0;
   for (size_t i = 0; i < g->batch->groups; i++) {
@@ -368,7 +289,7 @@ double hop_ocl_batch_predict(const struct hop_ocl_state *st, const struct hop_ca
              ((double)gr->m * gr->k + x * (double)gr->k * gr->n + (double)gr->m * gr->n * (c_up ? 2.0 : 1.0));
   }
   double rate = st->model.peak_flops * (work > 0.0 ? eff / work : 1.0);
-  if (real_of(g->dtype) == HOP_DTYPE_D)
+  if (hop_dtype_real(g->dtype) == HOP_DTYPE_D)
     rate *= st->model.fp64_ratio;
   /* The link and the fixed cost as `hopblas tune` measured them, where it did. */
   const struct hop_ocl_calib *c = hop_ocl_tune_calib(st);
@@ -385,7 +306,7 @@ enum hop_status hop_ocl_batch_run(struct hop_ocl_state *st, const struct hop_cal
   if (st->flushes || !batch_kernel(st, g->dtype, &kn, &pp))
     return HOP_DECLINED;
   int64_t count = hop_batch_count(g->batch);
-  size_t e = hop_dtype_c_size(real_of(g->dtype));
+  size_t e = hop_dtype_c_size(hop_dtype_real(g->dtype));
   struct problem *p = malloc((size_t)count * sizeof *p);
   if (p == NULL)
     return HOP_ERR_NOMEM;

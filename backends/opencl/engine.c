@@ -154,7 +154,7 @@ static bool no_fp64(const struct hop_ocl_state *st)
 static struct hop_call as_real(const struct hop_call *g)
 {
   struct hop_call r = *g;
-  r.dtype = g->dtype == HOP_DTYPE_Z ? HOP_DTYPE_D : HOP_DTYPE_S;
+  r.dtype = hop_dtype_real(g->dtype);
   r.n = 2 * g->n, r.k = 2 * g->k;
   return r;
 }
@@ -221,8 +221,8 @@ static enum hop_status run_real(void *state, const struct hop_call *g)
 {
   struct hop_ocl_state *st = state;
   enum hop_status rc = hop_ocl_tune_select(st, g);
-  bool fp64 = g->dtype == HOP_DTYPE_D || g->dtype == HOP_DTYPE_Z; /* z: a batch's embedding */
-  if (rc == HOP_OK && fp64 && !hop_ocl_program_fp64(st))
+  /* z: a batch's embedding */
+  if (rc == HOP_OK && hop_dtype_real(g->dtype) == HOP_DTYPE_D && !hop_ocl_program_fp64(st))
     rc = HOP_DECLINED; /* why: `hopblas info`'s fp64 line */
   if (rc == HOP_OK) {
     hop_ocl_family_call_begin(st);

@@ -257,8 +257,8 @@ static void solve(struct ctrsm *c, unsigned char *diag)
     /* The panel T(rest, block) up, packed while the device is busy. */
     if (nr > 0) {
       struct panel_job p = {.c = c, .dst = c->t_host + panel * (c->e / 2), .r0 = r0, .nr = nr, .b0 = b0};
-      hop_ocl_copy_columns(c->st, (size_t)(4 * nr * len) * (c->e / 2), (int)len, panel_columns, &p);
       size_t bytes = (size_t)(4 * nr * len) * (c->e / 2);
+      hop_ocl_copy_columns(c->st, bytes, (int)len, panel_columns, &p);
       if (c->err == CL_SUCCESS && hop_ocl_fault_hit(&c->st->fault, HOP_OCL_FAULT_UPLOAD))
         c->err = CL_OUT_OF_RESOURCES;
       if (c->err == CL_SUCCESS)
@@ -309,7 +309,7 @@ enum hop_status hop_ocl_complex_trsm(struct hop_ocl_state *st, const struct hop_
   c.t_lower = g->upper == c.t_trans;
   c.nb = hop_ocl_complex_trsm_block(c.k, true);
   c.blocks = (c.k + c.nb - 1) / c.nb;
-  enum hop_dtype real = g->dtype == HOP_DTYPE_Z ? HOP_DTYPE_D : HOP_DTYPE_S;
+  enum hop_dtype real = hop_dtype_real(g->dtype);
   size_t r_bytes = (size_t)c.k * (size_t)c.nr * c.e, t_reals = panel_at(&c, c.blocks);
   size_t t_bytes = t_reals * (c.e / 2);
   if (2 * c.k > INT32_MAX || c.nr > INT32_MAX || r_bytes > st->cap || t_bytes > st->cap ||
