@@ -56,6 +56,13 @@
 #endif
 /* NV_TA, NV_TB (0 or 1, both or neither): compile the main loop for that
  * transpose pair only. */
+#ifndef NV_PROBE
+/* Diagnostics for benchmark/nvidia/bound.sh, wrong results: 1 the fast
+ * loop copies nothing after the ring's first steps (the SM's own ceiling:
+ * fragments, mma, barriers); 2 it copies the same first steps again and
+ * again through L1 (cp.async.ca), so L2 feeds nothing. */
+#define NV_PROBE 0
+#endif
 
 #define NT (WARPM * WARPN * 32)
 #define WTM (MWG / WARPM) /* a warp's rows */
@@ -278,12 +285,26 @@ static inline void nv_dmma_loop_fast(int m, int n, int k, const __global double 
       const int ahead = t + NSTAGES - 1;
       __local double *slot = lds + (r + NSTAGES - 1) % NSTAGES * STAGE;
       if (ahead < full) {
+#if NV_PROBE == 2
+#define NV_CP16_CA(t, p)                                                                         \
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 16;"                                      \
+               :                                                                                \
+               : "r"((uint)(size_t)(t)), "l"((ulong)(size_t)(p))                                \
+               : "memory")
+#pragma unroll
+        for (int i = 0; i < LOADS_A; i++)
+          NV_CP16_CA(slot + la[i], pa[i] + (ulong)(ahead % NSTAGES) * sa);
+#pragma unroll
+        for (int i = 0; i < LOADS_B; i++)
+          NV_CP16_CA(slot + TILE_A + lb[i], pb[i] + (ulong)(ahead % NSTAGES) * sb);
+#elif NV_PROBE == 0
 #pragma unroll
         for (int i = 0; i < LOADS_A; i++)
           nv_cp16(slot + la[i], pa[i] + (ulong)ahead * sa, 16);
 #pragma unroll
         for (int i = 0; i < LOADS_B; i++)
           nv_cp16(slot + TILE_A + lb[i], pb[i] + (ulong)ahead * sb, 16);
+#endif
       } else if (ahead < tiles) {
         nv_load(slot, a, a_off, lda, ta, b, b_off, ldb, tb, m, n, k, m0, n0, ahead * KWG);
       }

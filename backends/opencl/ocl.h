@@ -125,12 +125,14 @@ struct hop_ocl_slot {
   void *host; /* staging buffers stay mapped: their pinned host image */
 };
 
-/* Slots in flight per operand (run.c uses 2 on the zero-copy path and
- * for image families), and pinned upload buffers of the staged path. */
-enum { HOP_OCL_SLOTS = 4, HOP_OCL_RING = 4 };
+/* Slots in flight: of C, and of each operand (run.c uses 2 on the
+ * zero-copy path and for image families, 3 staged, and up to
+ * HOP_OCL_OP_SLOTS where a staged call keeps all of B's panels), and
+ * pinned upload buffers of the staged path. */
+enum { HOP_OCL_SLOTS = 4, HOP_OCL_OP_SLOTS = 8, HOP_OCL_RING = 4 };
 
 struct hop_ocl_pool {
-  struct hop_ocl_slot dev[3][HOP_OCL_SLOTS];   /* [A, B, C][slot] on the device */
+  struct hop_ocl_slot dev[3][HOP_OCL_OP_SLOTS]; /* [A, B, C][slot] on the device (C: 4) */
   struct hop_ocl_slot stage[3][HOP_OCL_SLOTS]; /* pinned: C read-backs; image families' blocks */
   struct hop_ocl_slot ring[HOP_OCL_RING];      /* pinned: staged uploads, a chunk each */
   struct hop_ocl_slot batch[2];                /* a batch's problem descriptors: device, pinned */

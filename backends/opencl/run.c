@@ -435,14 +435,15 @@ static void call_end(struct hop_ocl_call *c)
     for (int p = 0; p < HOP_OCL_PARTS; p++)
       hop_ocl_ev_put(&cs->done[p], NULL);
     hop_ocl_ev_put(&cs->unmapped, NULL);
-    for (int x = 0; x < 2; x++) {
+  }
+  for (int x = 0; x < 2; x++)
+    for (int i = 0; i < HOP_OCL_OP_SLOTS; i++) {
       struct hop_ocl_op_slot *o = &c->op[x][i];
       if (o->wrap != NULL)
         clReleaseMemObject(o->wrap);
       hop_ocl_ev_put(&o->ready, NULL);
       hop_ocl_ev_put(&o->last_use, NULL);
     }
-  }
   hop_ocl_stager_end(&c->sg);
 }
 
@@ -464,34 +465,48 @@ static void finish_on_cpu(struct hop_ocl_call *c)
 }
 
 /* The strategy's operand slots; staged buffers take
- * HOPBLAS_OPENCL_OPERAND_SLOTS (2 to 4) where set: more slots let the host
- * upload B panels further ahead of the kernels (and A in as many row blocks). */
-static int operand_slots(const struct hop_ocl_call *c)
+ * HOPBLAS_OPENCL_OPERAND_SLOTS (2 to 8) where set: more slots let the host
+ * upload B panels further ahead of the kernels (and A in as many row
+ * blocks).  *pinned: the user chose. */
+static int operand_slots(const struct hop_ocl_call *c, bool *pinned)
 {
+  *pinned = false;
   if (c->ops != &hop_ocl_staged)
     return c->ops->op_slots;
-  return (int)hop_config_int("HOPBLAS_OPENCL_OPERAND_SLOTS", 2, HOP_OCL_SLOTS, c->ops->op_slots);
+  long long v = hop_config_int("HOPBLAS_OPENCL_OPERAND_SLOTS", 2, HOP_OCL_OP_SLOTS, 0);
+  *pinned = v >= 2;
+  return *pinned ? (int)v : c->ops->op_slots;
 }
 
-/* Slots in flight: as many as the strategy keeps (staged: up to three of
- * each operand and four of C), while the device buffers stay within the six
+/* Slots in flight: as many as the strategy keeps (staged: three of each
+ * operand and four of C), while the device buffers stay within the six
  * largest buffers of the two-slot pipeline (6 x cap); an operand loaded
  * once takes one slot.  Pinned host memory: a C slot's image each, and the
- * ring's chunks. */
+ * ring's chunks.
+ *
+ * A staged plan in row blocks whose B panels all fit beside A's blocks
+ * keeps every panel (unless the user chose the slots): its tiles then go
+ * row block by row block over all the panels, each uploaded once, so A's
+ * second block is needed only after the first has met every panel.  In
+ * groups of three panels it was needed after the third tile, and the
+ * device idled while it went up: on the H200 dgemm 8192's kernels ran
+ * 6.4 of the first 15.9 ms while 704 MiB of A and B went up. */
 static void choose_slots(struct hop_ocl_call *c)
 {
   const struct hop_ocl_plan *p = &c->p;
   double eab = (double)hop_dtype_ab_size(c->g->dtype);
   double a = (double)p->tm * p->tk * eab, b = (double)p->tk * p->tn * eab;
   double cc = (double)p->tm * p->tn * (double)p->c_esize;
+  double room = 6.0 * (double)c->st->cap;
   bool a_once = p->tiles_m == 1 && p->chunks == 1, b_once = p->tiles_n == 1 && p->chunks == 1;
-  c->nx = operand_slots(c);
+  bool pinned;
+  c->nx = operand_slots(c, &pinned);
   c->nc = c->ops->c_slots;
   /* A's row blocks must all stay on the device: never fewer slots. */
   int least = p->by_columns && p->tiles_m > 2 ? p->tiles_m : 2;
   for (;;) {
     double bytes = (a_once ? 1 : c->nx) * a + (b_once ? 1 : c->nx) * b + c->nc * cc;
-    if (bytes <= 6.0 * (double)c->st->cap)
+    if (bytes <= room)
       break;
     if (c->nc > 2)
       c->nc--;
@@ -500,6 +515,9 @@ static void choose_slots(struct hop_ocl_call *c)
     else
       break;
   }
+  if (p->by_columns && !pinned && p->tiles_n > c->nx && p->tiles_n <= HOP_OCL_OP_SLOTS &&
+      p->tiles_m * a + p->tiles_n * b + c->nc * cc <= room)
+    c->nx = p->tiles_n; /* A uses only its row blocks' slots */
   /* As many panels per group as B has slots: each panel's B block stays
    * while every row block of A passes over it. */
   c->p.group = c->nx;
@@ -582,7 +600,8 @@ enum hop_status hop_ocl_run(struct hop_ocl_state *st, const struct hop_call *g)
   if (st->family->limits != NULL)
     st->family->limits(st, g, &c.p);
   /* Every row block of A keeps a slot of its own. */
-  int rb = hop_ocl_row_blocks(st), slots = operand_slots(&c);
+  bool pinned;
+  int rb = hop_ocl_row_blocks(st), slots = operand_slots(&c, &pinned);
   c.p.row_blocks = rb < slots ? rb : slots;
   if (!hop_ocl_plan_make(g, memory, st->cap, &c.p)) {
     hop_log(2, "opencl: no tiling of %dx%dx%d fits buffers of %zu bytes; declined", (int)g->m,

@@ -80,7 +80,7 @@ struct hop_ocl_call {
   const struct hop_ocl_operands *ops;
   struct hop_ocl_plan p;
   int nx, nc;                                  /* operand slots (each of A and B), C slots */
-  struct hop_ocl_op_slot op[2][HOP_OCL_SLOTS]; /* [A, B][slot] */
+  struct hop_ocl_op_slot op[2][HOP_OCL_OP_SLOTS]; /* [A, B][slot] */
   unsigned long clock;
   struct hop_ocl_c_slot cs[HOP_OCL_SLOTS];
   int *done_cols; /* per tile: its first done_cols columns are final in C */

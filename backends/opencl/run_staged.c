@@ -3,9 +3,10 @@
  * more than the link or the kernels.  So the host must copy all the time,
  * never waiting for the device: operands go up chunk by chunk through a
  * ring of pinned buffers (transfer.c), each chunk on the link while the
- * next is packed; up to three operand slots and four C slots let the host
- * pack the next panels' B while earlier kernels run; each C tile comes
- * back in parts, the first written into C while the next is on the link.
+ * next is packed; three operand slots (all of B's panels where they fit,
+ * run.c) and four C slots let the host pack the next panels' B while
+ * earlier kernels run; each C tile comes back in parts, the first written
+ * into C while the next is on the link.
  * C goes up only for half C (plan.c: elsewhere the host adds beta C as it
  * writes the results, one read of C instead of a pack and an upload). */
 #include "run.h"

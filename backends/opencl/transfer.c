@@ -44,11 +44,12 @@ static void slot_release(struct hop_ocl_state *st, struct hop_ocl_slot *s)
 void hop_ocl_pool_release(struct hop_ocl_state *st)
 {
   hop_ocl_copy_release(st);
-  for (int x = 0; x < 3; x++)
-    for (int i = 0; i < HOP_OCL_SLOTS; i++) {
+  for (int x = 0; x < 3; x++) {
+    for (int i = 0; i < HOP_OCL_OP_SLOTS; i++)
       slot_release(st, &st->pool.dev[x][i]);
+    for (int i = 0; i < HOP_OCL_SLOTS; i++)
       slot_release(st, &st->pool.stage[x][i]);
-    }
+  }
   for (int r = 0; r < HOP_OCL_RING; r++) {
     slot_release(st, &st->pool.ring[r]);
     slot_release(st, &st->pool.shared_ring[r]);
