@@ -137,6 +137,7 @@ struct hop_ocl_pool {
   struct hop_ocl_slot ring[HOP_OCL_RING];      /* pinned: staged uploads, a chunk each */
   struct hop_ocl_slot batch[2];                /* a batch's problem descriptors: device, pinned */
   struct hop_ocl_slot shared;                  /* op(A) whole, shared by a split's parts (split_share.c) */
+  struct hop_ocl_slot acc;                     /* C's sums over leading passes of k (run_lead.c) */
   struct hop_ocl_slot shared_ring[HOP_OCL_RING]; /* pinned: its one packing, on the first device */
   struct hop_ocl_copy *copy;                   /* threads for large host copies (copy.c) */
   bool copy_tried;

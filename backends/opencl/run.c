@@ -16,6 +16,7 @@
  * every element of C is final or untouched: with none final the call fails
  * before C was touched (the router runs the CPU engine); otherwise the CPU
  * finishes the untouched columns here. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -137,8 +138,8 @@ static struct hop_ocl_op_slot *empty_slot(struct hop_ocl_call *c, int x)
 }
 
 /* Where the rows x cols block of op(X) at (r0, c0), for slot o, lies in X. */
-static struct hop_ocl_src source(const struct hop_ocl_call *c, const struct hop_ocl_op_slot *o,
-                                 int x, int r0, int c0, int rows, int cols)
+struct hop_ocl_src hop_ocl_call_source(const struct hop_ocl_call *c, const struct hop_ocl_op_slot *o,
+                                       int x, int r0, int c0, int rows, int cols)
 {
   const struct hop_call *g = c->g;
   bool trans = x == 0 ? g->ta : g->tb;
@@ -165,7 +166,7 @@ static struct hop_ocl_op_slot *provide(struct hop_ocl_call *c, int x, int r0, in
   o = empty_slot(c, x);
   if (x == 0 && c->st->shared != NULL && hop_ocl_share_block(c->st, o, r0, c0, rows, cols))
     return o; /* a view of the copy of op(A) already on the device, never matched as a block */
-  struct hop_ocl_src s = source(c, o, x, r0, c0, rows, cols);
+  struct hop_ocl_src s = hop_ocl_call_source(c, o, x, r0, c0, rows, cols);
   if (!c->ops->block(c, o, &s))
     return NULL;
   o->r0 = r0, o->c0 = c0, o->valid = true;
@@ -194,7 +195,7 @@ static cl_int read_back(struct hop_ocl_call *c, struct hop_ocl_c_slot *cs, cl_ev
 }
 
 /* Which elements of its tiles a call wants (gemmt: a triangle). */
-static enum hop_ocl_part call_part(const struct hop_call *g)
+enum hop_ocl_part hop_ocl_call_part(const struct hop_call *g)
 {
   switch (g->op) {
   case HOP_OP_GEMM:
@@ -250,10 +251,10 @@ static bool tile_wanted(const struct hop_ocl_call *c, size_t t)
 
 /* Launch the kernel for tile cs over k in [k0, k0 + kb) of blocks a and b
  * (held whole from k = 0, or from k0 for a cut k), after those events. */
-static bool launch_part(struct hop_ocl_call *c, struct hop_ocl_c_slot *cs,
-                        struct hop_ocl_launch *l, struct hop_ocl_op_slot *a,
-                        struct hop_ocl_op_slot *b, int k0, int kb, bool first, cl_event a_ready,
-                        cl_event b_ready, cl_event *kev)
+bool hop_ocl_call_launch_part(struct hop_ocl_call *c, struct hop_ocl_c_slot *cs,
+                              struct hop_ocl_launch *l, struct hop_ocl_op_slot *a,
+                              struct hop_ocl_op_slot *b, int k0, int kb, bool first,
+                              cl_event a_ready, cl_event b_ready, cl_event *kev)
 {
   const struct hop_call *g = c->g;
   /* Where k0 lies in each block as stored: along its columns (A as is, B
@@ -282,7 +283,7 @@ static bool launch_chunks(struct hop_ocl_call *c, struct hop_ocl_c_slot *cs,
     int k0 = ch * c->p.tk, kb = c->g->k - k0 < c->p.tk ? c->g->k - k0 : c->p.tk;
     struct hop_ocl_op_slot *a = provide(c, 0, cs->i0, k0, cs->rows, kb);
     struct hop_ocl_op_slot *b = a ? provide(c, 1, k0, cs->j0, kb, cs->cols) : NULL;
-    if (b == NULL || !launch_part(c, cs, l, a, b, 0, kb, ch == 0, a->ready, b->ready, kev))
+    if (b == NULL || !hop_ocl_call_launch_part(c, cs, l, a, b, 0, kb, ch == 0, a->ready, b->ready, kev))
       return false;
     ev_share(&a->last_use, *kev);
     ev_share(&b->last_use, *kev);
@@ -304,15 +305,19 @@ static bool launch_chunks(struct hop_ocl_call *c, struct hop_ocl_c_slot *cs,
 enum { SLICES = 4, SLICE_MIN_K = 256 };
 static const double SLICE_MIN_FLOPS = 4e9;
 
+double hop_ocl_slice_min_flops(void)
+{
+  return (double)hop_config_int("HOPBLAS_OPENCL_SLICE_MIN_FLOPS", 0, 1LL << 50,
+                                (long long)SLICE_MIN_FLOPS);
+}
+
 static int tile_slices(const struct hop_ocl_call *c, const struct hop_ocl_c_slot *cs)
 {
   const struct hop_call *g = c->g;
   if (c->ops->block_part == NULL || c->st->shared != NULL || c->p.chunks != 1 || c->st->flushes ||
-      c->p.c_esize != hop_ocl_acc_size(g->dtype) || call_part(g) != HOP_OCL_ALL)
+      c->p.c_esize != hop_ocl_acc_size(g->dtype) || hop_ocl_call_part(g) != HOP_OCL_ALL)
     return 1;
-  double min_flops = (double)hop_config_int("HOPBLAS_OPENCL_SLICE_MIN_FLOPS", 0, 1LL << 50,
-                                            (long long)SLICE_MIN_FLOPS);
-  if (2.0 * cs->rows * cs->cols * ((double)g->k / SLICES) < min_flops)
+  if (2.0 * cs->rows * cs->cols * ((double)g->k / SLICES) < hop_ocl_slice_min_flops())
     return 1;
   if (holder(c, 0, cs->i0, 0) >= 0)
     return 1;
@@ -325,11 +330,11 @@ static bool launch_sliced(struct hop_ocl_call *c, struct hop_ocl_c_slot *cs,
 {
   const struct hop_call *g = c->g;
   struct hop_ocl_op_slot *a = empty_slot(c, 0), *b = held(c, 1, 0, cs->j0);
-  struct hop_ocl_src sa = source(c, a, 0, cs->i0, 0, cs->rows, (int)g->k), sb = {0};
+  struct hop_ocl_src sa = hop_ocl_call_source(c, a, 0, cs->i0, 0, cs->rows, (int)g->k), sb = {0};
   bool b_new = b == NULL;
   if (b_new) {
     b = empty_slot(c, 1);
-    sb = source(c, b, 1, 0, cs->j0, (int)g->k, cs->cols);
+    sb = hop_ocl_call_source(c, b, 1, 0, cs->j0, (int)g->k, cs->cols);
   }
   int kb = (int)((g->k + slices - 1) / slices);
   for (int k0 = 0; k0 < g->k; k0 += kb) {
@@ -337,7 +342,8 @@ static bool launch_sliced(struct hop_ocl_call *c, struct hop_ocl_c_slot *cs,
     cl_event ea = NULL, eb = NULL;
     bool ok = c->ops->block_part(c, a, &sa, k0, n, &ea) &&
               (!b_new || c->ops->block_part(c, b, &sb, k0, n, &eb)) &&
-              launch_part(c, cs, l, a, b, k0, n, k0 == 0, ea, b_new ? eb : b->ready, kev);
+              hop_ocl_call_launch_part(c, cs, l, a, b, k0, n, k0 == 0, ea,
+                                       b_new ? eb : b->ready, kev);
     hop_ocl_ev_put(&a->ready, ea); /* the last slice's upload stands for them all */
     if (b_new)
       hop_ocl_ev_put(&b->ready, eb);
@@ -376,16 +382,19 @@ static bool tile_start(struct hop_ocl_call *c, struct hop_ocl_c_slot *cs, size_t
   if (err != CL_SUCCESS)
     return hop_ocl_call_fail(c, err, "allocating a C buffer");
   struct hop_ocl_launch l = {
-    .kernel = p->kernel, .part = call_part(g), .diag = cs->j0 - cs->i0, .m = cs->rows,
+    .kernel = p->kernel, .part = hop_ocl_call_part(g), .diag = cs->j0 - cs->i0, .m = cs->rows,
     .n = cs->cols, .alpha = (float)g->alpha.re,
     .alpha_d = g->alpha.re, .ta = g->ta,
     .tb = g->tb, .cin = dev->mem, .cout = dev->mem, .ldcin = cs->rows, .ldcout = cs->rows,
   };
   if (!p->beta_host && !hop_scalar_is_zero(g->beta) && !c->ops->c_in(c, cs, &l))
     return false;
-  int slices = tile_slices(c, cs);
+  int slices = c->lead.passes > 0 ? 1 : tile_slices(c, cs);
   cl_event kev = NULL;
-  if (!(slices > 1 ? launch_sliced(c, cs, &l, slices, &kev) : launch_chunks(c, cs, &l, &kev)))
+  bool ok = c->lead.passes > 0 ? hop_ocl_lead_rest(c, cs, &l, &kev)
+            : slices > 1       ? launch_sliced(c, cs, &l, slices, &kev)
+                               : launch_chunks(c, cs, &l, &kev);
+  if (!ok)
     return hop_ocl_ev_put(&kev, NULL), false;
   err = read_back(c, cs, kev);
   hop_ocl_ev_put(&kev, NULL);
@@ -482,19 +491,14 @@ static int operand_slots(const struct hop_ocl_call *c, bool *pinned)
  * operand and four of C), while the device buffers stay within the six
  * largest buffers of the two-slot pipeline (6 x cap); an operand loaded
  * once takes one slot.  Pinned host memory: a C slot's image each, and the
- * ring's chunks.
- *
- * A staged plan in row blocks whose B panels all fit beside A's blocks
- * keeps every panel (unless the user chose the slots): its tiles then go
- * row block by row block over all the panels, each uploaded once, so A's
- * second block is needed only after the first has met every panel.  In
- * groups of three panels it was needed after the third tile, and the
- * device idled while it went up: on the H200 dgemm 8192's kernels ran
- * 6.4 of the first 15.9 ms while 704 MiB of A and B went up. */
-static void choose_slots(struct hop_ocl_call *c)
+ * ring's chunks.  True where, beside that, every block of A and every
+ * panel of B (at most HOP_OCL_OP_SLOTS of each) and a buffer the size of
+ * C would fit too: what leading passes over k need (run_lead.c). */
+static bool choose_slots(struct hop_ocl_call *c)
 {
   const struct hop_ocl_plan *p = &c->p;
-  double eab = (double)hop_dtype_ab_size(c->g->dtype);
+  const struct hop_call *g = c->g;
+  double eab = (double)hop_dtype_ab_size(g->dtype);
   double a = (double)p->tm * p->tk * eab, b = (double)p->tk * p->tn * eab;
   double cc = (double)p->tm * p->tn * (double)p->c_esize;
   double room = 6.0 * (double)c->st->cap;
@@ -515,12 +519,12 @@ static void choose_slots(struct hop_ocl_call *c)
     else
       break;
   }
-  if (p->by_columns && !pinned && p->tiles_n > c->nx && p->tiles_n <= HOP_OCL_OP_SLOTS &&
-      p->tiles_m * a + p->tiles_n * b + c->nc * cc <= room)
-    c->nx = p->tiles_n; /* A uses only its row blocks' slots */
   /* As many panels per group as B has slots: each panel's B block stays
    * while every row block of A passes over it. */
   c->p.group = c->nx;
+  double whole = (double)g->m * (double)g->n * (double)p->c_esize;
+  return !pinned && p->tiles_m <= HOP_OCL_OP_SLOTS && p->tiles_n <= HOP_OCL_OP_SLOTS &&
+         whole <= (double)c->st->cap && p->tiles_m * a + p->tiles_n * b + c->nc * cc + whole <= room;
 }
 
 /* HOPBLAS_VERBOSE=3: where the call's host time went, and the plan. */
@@ -531,14 +535,19 @@ static void log_phases(const struct hop_ocl_call *c, double seconds)
   const struct hop_ocl_plan *p = &c->p;
   const struct hop_call *g = c->g;
   double busy = c->sg.pack_s + c->sg.unpack_s + c->sg.wait_s, mib = 1.0 / (1 << 20);
+  char lead[64] = "";
+  if (c->lead.passes > 0)
+    snprintf(lead, sizeof lead, "k to %lld first in %d passes over every tile; ",
+             (long long)c->lead.k, c->lead.passes);
   hop_log(3,
           "opencl phases: %s%s %dx%dx%d %s%s beta=%g%s: %zu tiles (%dx%d) of %dx%d, k in %d; slots "
-          "%d operand, %d C; %ld uploads of <= %zu KiB, %d copy threads; host ms: pack %.3f "
+          "%d operand, %d C; %s%ld uploads of <= %zu KiB, %d copy threads; host ms: pack %.3f "
           "(%.1f MiB), unpack %.3f (%.1f MiB), wait %.3f, other %.3f, total %.3f",
           c->ops->name, g->planes != NULL ? " (complex planes read in place)" : "", (int)g->m,
           (int)g->n, (int)g->k, g->ta ? "T" : "N",
           g->tb ? "T" : "N", g->beta.re, p->beta_host ? " (on the host)" : "", c->ntiles,
-          p->tiles_m, p->tiles_n, p->tm, p->tn, p->chunks, c->nx, c->nc, c->sg.uploads, c->sg.chunk >> 10,
+          p->tiles_m, p->tiles_n, p->tm, p->tn, p->chunks, c->nx, c->nc, lead, c->sg.uploads,
+          c->sg.chunk >> 10,
           hop_ocl_copy_threads(c->st), 1e3 * c->sg.pack_s, mib * c->sg.pack_bytes,
           1e3 * c->sg.unpack_s, mib * c->sg.unpack_bytes, 1e3 * c->sg.wait_s,
           1e3 * (seconds - busy), 1e3 * seconds);
@@ -620,10 +629,15 @@ enum hop_status hop_ocl_run(struct hop_ocl_state *st, const struct hop_call *g)
   c.sg.chunk = hop_ocl_chunk_bytes(st);
   struct hop_ocl_timeline timeline = {0};
   c.sg.tl = hop_ocl_timeline_wanted() ? &timeline : NULL;
-  choose_slots(&c);
+  c.lead.passes = hop_ocl_lead_passes(&c, choose_slots(&c));
+  if (c.lead.passes > 0) { /* every block keeps its slot; tiles row block by row block */
+    c.nx = c.p.tiles_n > c.p.tiles_m ? c.p.tiles_n : c.p.tiles_m;
+    c.p.group = c.nx;
+  }
   /* Tiles go through the slots in turn: the one started u-th in slot u % nc. */
   size_t started = 0, nc = (size_t)c.nc;
-  for (size_t t = 0; t < c.ntiles; t++) {
+  bool lead_ok = c.lead.passes == 0 || hop_ocl_lead_run(&c);
+  for (size_t t = 0; lead_ok && t < c.ntiles; t++) {
     if (!tile_wanted(&c, t)) {
       c.done_cols[t] = (int)tile_box(&c, t).cols;
       c.nfinal++;

@@ -88,6 +88,11 @@ struct hop_ocl_call {
   bool touched;             /* some column of C holds final values */
   size_t redone;            /* results recomputed on the CPU (a flushing device) */
   struct hop_ocl_stager sg; /* staged uploads; every path's host time by phase */
+  struct {                  /* leading passes over k (run_lead.c) */
+    int passes;             /* 0: none */
+    int64_t k;              /* k they reach; each tile then runs the rest */
+    bool rest_up[2][HOP_OCL_OP_SLOTS]; /* that block's rest of k is uploaded */
+  } lead;
   cl_int err;
   const char *what; /* the step that failed */
 };
@@ -100,6 +105,29 @@ void hop_ocl_call_flush(struct hop_ocl_call *c);
 /* hop_ocl_pack, counted as the host's packing time. */
 void hop_ocl_call_pack(struct hop_ocl_call *c, const void *x, int ld, size_t e, int r0, int c0,
                        int rows, int cols, void *dst);
+/* The rows x cols block of op(X) at (r0, c0) for slot o, as it lies in X. */
+struct hop_ocl_src hop_ocl_call_source(const struct hop_ocl_call *c, const struct hop_ocl_op_slot *o,
+                                       int x, int r0, int c0, int rows, int cols);
+/* Launch the kernel for tile cs (l: its C) over k in [k0, k0 + kb) of
+ * blocks a and b after those events; `first` applies beta, else adds. */
+bool hop_ocl_call_launch_part(struct hop_ocl_call *c, struct hop_ocl_c_slot *cs,
+                              struct hop_ocl_launch *l, struct hop_ocl_op_slot *a,
+                              struct hop_ocl_op_slot *b, int k0, int kb, bool first,
+                              cl_event a_ready, cl_event b_ready, cl_event *kev);
+/* Which elements of its tiles a call wants (gemmt: a triangle). */
+enum hop_ocl_part hop_ocl_call_part(const struct hop_call *g);
+/* HOPBLAS_OPENCL_SLICE_MIN_FLOPS: the least work worth a launch of its own. */
+double hop_ocl_slice_min_flops(void);
+
+/* run_lead.c: how many leading passes over k the call takes (0: none);
+ * panels_fit: every block and a C-sized buffer fit the device. */
+int hop_ocl_lead_passes(const struct hop_ocl_call *c, bool panels_fit);
+/* Queue the leading passes; false after a failure (c->err). */
+bool hop_ocl_lead_run(struct hop_ocl_call *c);
+/* Tile cs's rest of k, adding the passes' sums, into its C slot. */
+bool hop_ocl_lead_rest(struct hop_ocl_call *c, struct hop_ocl_c_slot *cs, struct hop_ocl_launch *l,
+                       cl_event *kev);
+
 /* The image families pack their blocks themselves (family->provide). */
 bool hop_ocl_call_family_block(struct hop_ocl_call *c, struct hop_ocl_op_slot *o,
                                const struct hop_ocl_src *s, bool staged);

@@ -55,6 +55,7 @@ void hop_ocl_pool_release(struct hop_ocl_state *st)
     slot_release(st, &st->pool.shared_ring[r]);
   }
   slot_release(st, &st->pool.shared);
+  slot_release(st, &st->pool.acc);
   slot_release(st, &st->pool.batch[0]);
   slot_release(st, &st->pool.batch[1]);
 }

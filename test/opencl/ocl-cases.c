@@ -1,7 +1,7 @@
 /* The OpenCL engine's own cases, sized for slow runs (oclgrind, valgrind,
  * injected faults) and for sizes of several thousand:
  *
- *   ocl-cases [--set edges|big|rows|fork] [--size N] [--shapes N] [--dtypes s,h,sh,d,c,z]
+ *   ocl-cases [--set edges|big|rows|deep|fork] [--size N] [--shapes N] [--dtypes s,h,sh,d,c,z]
  *             [--label T]
  *
  * edges: every transpose pair on shapes around the kernel's tiles (1,
@@ -18,6 +18,9 @@
  * rows:  the big set's two calls with m = 2N + 70 and k = 40 (n as big's):
  *        tall enough that a staged call cuts A into row blocks, cheap
  *        enough for a CPU device at N = 1100.
+ * deep:  the rows set with k as big's (N and N/2 + 1): deep enough for
+ *        leading passes over k (backends/opencl/run_lead.c); complex NN
+ *        with beta 0, where a complex call takes them.
  * fork:  an engine call in the parent, then the same in a forked child
  *        (which must not use the parent's OpenCL objects) and again in the
  *        parent; every result checked.
@@ -148,7 +151,8 @@ static void run_edges(enum ht_dtype dt, struct ht_rng *r, int shapes, const char
   }
 }
 
-static void run_big(enum ht_dtype dt, struct ht_rng *r, int n, bool tall, const char *label)
+static void run_big(enum ht_dtype dt, struct ht_rng *r, int n, bool tall, bool deep,
+                    const char *label)
 {
   struct ht_call calls[2] = {
     {.dtype = dt, .entry = HT_CBLAS, .order = HT_COL, .ta = HT_N, .tb = HT_N, .m = n, .n = n,
@@ -157,10 +161,11 @@ static void run_big(enum ht_dtype dt, struct ht_rng *r, int n, bool tall, const 
      .n = n + 3, .k = n / 2 + 1, .alpha = 1.0, .beta = 0.0},
   };
   for (int i = 0; tall && i < 2; i++)
-    calls[i].m = 2 * n + 70, calls[i].k = 40;
+    calls[i].m = 2 * n + 70, calls[i].k = deep ? calls[i].k : 40;
   if (ht_dtypes[dt].cplx) { /* a complex alpha, and the conjugate transposes */
     calls[0].alpha_im = 0.25, calls[1].ta = HT_CT, calls[1].tb = HT_CN;
     calls[1].beta = 0.5, calls[1].beta_im = 0.0;
+    calls[0].beta = deep ? 0.0 : calls[0].beta;
   }
   for (int i = 0; i < 2; i++) {
     char call[512], why[512] = "", desc[160];
@@ -219,16 +224,17 @@ int main(int argc, char **argv)
       }
     else {
       fprintf(stderr,
-              "usage: ocl-cases [--set edges|big|rows|fork] [--size N] [--shapes N] [--dtypes s,h,sh,d,c,z] "
+              "usage: ocl-cases [--set edges|big|rows|deep|fork] [--size N] [--shapes N] [--dtypes s,h,sh,d,c,z] "
               "[--label T]\n");
       return 2;
     }
   }
-  bool tall = strcmp(set, "rows") == 0, big = tall || strcmp(set, "big") == 0;
+  bool deep = strcmp(set, "deep") == 0, tall = deep || strcmp(set, "rows") == 0;
+  bool big = tall || strcmp(set, "big") == 0;
   bool forked = strcmp(set, "fork") == 0;
   if ((!big && !forked && strcmp(set, "edges") != 0) || size < 8 || shapes < 1 ||
       shapes > nedge) {
-    fprintf(stderr, "ocl-cases: --set edges|big|rows|fork, --size >= 8, --shapes 1..%d\n", nedge);
+    fprintf(stderr, "ocl-cases: --set edges|big|rows|deep|fork, --size >= 8, --shapes 1..%d\n", nedge);
     return 2;
   }
   struct ht_rng r = {20260101};
@@ -237,7 +243,7 @@ int main(int argc, char **argv)
   for (int d = 0; d < HT_DTYPE_COUNT && !forked; d++)
     if (dtypes[d]) {
       if (big)
-        run_big((enum ht_dtype)d, &r, size, tall, label);
+        run_big((enum ht_dtype)d, &r, size, tall, deep, label);
       else
         run_edges((enum ht_dtype)d, &r, shapes, label);
     }

@@ -1,0 +1,144 @@
+/* Leading passes over k: a staged call from host memory first computes
+ * alpha op(A) op(B) over the first half of k for every tile at once, in
+ * passes of growing depth (k/16, k/16, k/8, k/4), into one device buffer
+ * the size of C; then each tile runs the second half, adding that buffer,
+ * and comes back as usual (run.c).
+ *
+ * Why: a tile needs its whole A block and B panel, so in tile order the
+ * device waits at the start for the first block of A and, later, for the
+ * next one (on the H200, dgemm 8192's kernels sat idle about 8 of its
+ * 35 ms while 1 GiB went up at 48 GB/s, against 25.8 ms of kernels).  A
+ * pass over every tile needs only a slab of k of each block: its bytes
+ * grow with m + n, its work with m n, so after the first thin slab the
+ * link stays ahead of the device.  The second half stays per tile so that
+ * the read-backs overlap its kernels.
+ *
+ * Only where every block of A and every panel of B stay on the device
+ * (they are uploaded slab by slab, once), C is held in the accumulation's
+ * type and beta is the host's or zero (the first pass writes the buffer
+ * without reading it), for GEMM-shaped calls, and where each tile's first
+ * pass is worth a launch (HOPBLAS_OPENCL_SLICE_MIN_FLOPS, as k slices). */
+#include "run.h"
+
+enum { LEAD_DEPTH = 4, LEAD_GRAIN = 64 };
+
+/* The k at which pass p of `passes` leading passes ends (the last: k/2),
+ * a multiple of LEAD_GRAIN. */
+static int64_t pass_end(int64_t k, int passes, int p)
+{
+  int64_t half = k / 2 / LEAD_GRAIN * LEAD_GRAIN;
+  int64_t end = half >> (passes - 1 - p);
+  return end / LEAD_GRAIN * LEAD_GRAIN;
+}
+
+int hop_ocl_lead_passes(const struct hop_ocl_call *c, bool panels_fit)
+{
+  const struct hop_call *g = c->g;
+  const struct hop_ocl_plan *p = &c->p;
+  if (!panels_fit || c->ops != &hop_ocl_staged || !p->by_columns || p->chunks != 1 ||
+      c->st->shared != NULL || c->st->flushes || p->c_esize != hop_ocl_acc_size(g->dtype) ||
+      (!p->beta_host && !hop_scalar_is_zero(g->beta)) || hop_ocl_call_part(g) != HOP_OCL_ALL)
+    return 0;
+  int want = (int)hop_config_int("HOPBLAS_OPENCL_LEAD_PASSES", 0, 8, LEAD_DEPTH);
+  double min_flops = hop_ocl_slice_min_flops();
+  double mm = g->m < p->tm ? (double)g->m : (double)p->tm;
+  double nn = g->n < p->tn ? (double)g->n : (double)p->tn;
+  /* The deepest set whose first pass is at least LEAD_GRAIN deep and a launch's worth. */
+  for (int passes = want; passes > 0; passes--) {
+    int64_t first = pass_end(g->k, passes, 0);
+    if (first >= LEAD_GRAIN && 2.0 * mm * nn * (double)first >= min_flops)
+      return passes;
+  }
+  return 0;
+}
+
+/* Slab [k0, k0 + kb) of A's row block i (x 0) or B's panel j (x 1) into
+ * the slot of that index, which it keeps for the call. */
+static bool slab(struct hop_ocl_call *c, int x, int idx, int64_t k0, int64_t kb, cl_event *ev)
+{
+  const struct hop_call *g = c->g;
+  struct hop_ocl_op_slot *o = &c->op[x][idx];
+  int r0 = x == 0 ? idx * c->p.tm : 0, c0 = x == 0 ? 0 : idx * c->p.tn;
+  int rows = x == 0 ? (int)(g->m - r0 < c->p.tm ? g->m - r0 : c->p.tm) : (int)g->k;
+  int cols = x == 0 ? (int)g->k : (int)(g->n - c0 < c->p.tn ? g->n - c0 : c->p.tn);
+  struct hop_ocl_src s = hop_ocl_call_source(c, o, x, r0, c0, rows, cols);
+  if (!c->ops->block_part(c, o, &s, (int)k0, (int)kb, ev))
+    return false;
+  o->r0 = r0, o->c0 = c0, o->valid = true;
+  o->used = ++c->clock;
+  return true;
+}
+
+/* The launch of tile (i, j) of the whole C for k in [k0, k0 + kb). */
+static struct hop_ocl_launch lead_launch(const struct hop_ocl_call *c, cl_mem acc, int i, int j)
+{
+  const struct hop_call *g = c->g;
+  int64_t i0 = (int64_t)i * c->p.tm, j0 = (int64_t)j * c->p.tn;
+  cl_ulong at = (cl_ulong)i0 + (cl_ulong)j0 * (cl_ulong)g->m;
+  struct hop_ocl_launch l = {
+    .kernel = c->p.kernel, .part = HOP_OCL_ALL, .diag = (int)(j0 - i0),
+    .m = (int)(g->m - i0 < c->p.tm ? g->m - i0 : c->p.tm),
+    .n = (int)(g->n - j0 < c->p.tn ? g->n - j0 : c->p.tn), .alpha = (float)g->alpha.re,
+    .alpha_d = g->alpha.re, .ta = g->ta, .tb = g->tb, .cin = acc, .cout = acc, .cin_off = at,
+    .cout_off = at, .ldcin = (int)g->m, .ldcout = (int)g->m,
+  };
+  return l;
+}
+
+bool hop_ocl_lead_run(struct hop_ocl_call *c)
+{
+  struct hop_ocl_state *st = c->st;
+  const struct hop_call *g = c->g;
+  size_t bytes = (size_t)g->m * (size_t)g->n * c->p.c_esize;
+  cl_int err = hop_ocl_slot_ensure(st, &st->pool.acc, bytes, CL_MEM_READ_WRITE, false);
+  if (err != CL_SUCCESS)
+    return hop_ocl_call_fail(c, err, "allocating the leading passes' sums");
+  struct hop_ocl_c_slot none = {0};
+  int tiles_m = c->p.tiles_m, tiles_n = c->p.tiles_n;
+  cl_event ea[HOP_OCL_OP_SLOTS] = {NULL}, eb[HOP_OCL_OP_SLOTS] = {NULL}, kev = NULL;
+  bool ok = true;
+  for (int p = 0; p < c->lead.passes && ok; p++) {
+    int64_t k0 = p == 0 ? 0 : pass_end(g->k, c->lead.passes, p - 1);
+    int64_t kb = pass_end(g->k, c->lead.passes, p) - k0;
+    for (int i = 0; i < tiles_m && ok; i++)
+      for (int j = 0; j < tiles_n && ok; j++) {
+        if (j == 0)
+          hop_ocl_ev_put(&ea[i], NULL), ok = slab(c, 0, i, k0, kb, &ea[i]);
+        if (ok && i == 0)
+          hop_ocl_ev_put(&eb[j], NULL), ok = slab(c, 1, j, k0, kb, &eb[j]);
+        struct hop_ocl_launch l = lead_launch(c, st->pool.acc.mem, i, j);
+        ok = ok && hop_ocl_call_launch_part(c, &none, &l, &c->op[0][i], &c->op[1][j], (int)k0,
+                                            (int)kb, p == 0, ea[i], eb[j], &kev);
+      }
+  }
+  c->lead.k = pass_end(g->k, c->lead.passes, c->lead.passes - 1);
+  for (int i = 0; i < HOP_OCL_OP_SLOTS; i++)
+    hop_ocl_ev_put(&ea[i], NULL), hop_ocl_ev_put(&eb[i], NULL);
+  hop_ocl_ev_put(&kev, NULL);
+  hop_ocl_call_flush(c);
+  return ok;
+}
+
+bool hop_ocl_lead_rest(struct hop_ocl_call *c, struct hop_ocl_c_slot *cs, struct hop_ocl_launch *l,
+                       cl_event *kev)
+{
+  const struct hop_call *g = c->g;
+  int i = cs->i0 / c->p.tm, j = cs->j0 / c->p.tn;
+  int64_t k0 = c->lead.k, kb = g->k - k0;
+  for (int x = 0; x < 2; x++) {
+    int idx = x == 0 ? i : j;
+    if (c->lead.rest_up[x][idx])
+      continue;
+    cl_event ev = NULL;
+    if (!slab(c, x, idx, k0, kb, &ev))
+      return hop_ocl_ev_put(&ev, NULL), false;
+    hop_ocl_ev_put(&c->op[x][idx].ready, ev);
+    c->lead.rest_up[x][idx] = true;
+  }
+  struct hop_ocl_op_slot *a = &c->op[0][i], *b = &c->op[1][j];
+  l->cin = c->st->pool.acc.mem;
+  l->cin_off = (cl_ulong)cs->i0 + (cl_ulong)cs->j0 * (cl_ulong)g->m;
+  l->ldcin = (int)g->m;
+  return hop_ocl_call_launch_part(c, cs, l, a, b, (int)k0, (int)kb, false, a->ready, b->ready,
+                                  kev);
+}
