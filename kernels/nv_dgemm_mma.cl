@@ -373,9 +373,24 @@ __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void dgemm_nv_mma(
                  acc NV_SCRATCH);
 #endif
 
-  /* C = alpha acc + beta C; element q of a tile: row g + 8 (q >> 1), column 2 c + (q & 1). */
+  /* C = alpha acc + beta C; element q of a tile: row g + 8 (q >> 1), column 2 c + (q & 1).
+   * A row block's old C is loaded whole before any of it is stored: cin and
+   * cout may alias, so no load moves past a store, and loads one at a time
+   * each waited their full latency (a k = 512 launch with beta 1 took 0.19
+   * ms on the H200 against 0.13 with beta 0). */
 #pragma unroll
-  for (int i = 0; i < WTM / 16; i++)
+  for (int i = 0; i < WTM / 16; i++) {
+    double old[WTN / 8][4];
+#pragma unroll
+    for (int j = 0; j < WTN / 8; j++)
+#pragma unroll
+      for (int q = 0; q < 4; q++) {
+        const int row = m0 + wm0 + i * 16 + lane / 4 + (q >> 1) * 8;
+        const int col = n0 + wn0 + j * 8 + lane % 4 * 2 + (q & 1);
+        old[j][q] = beta != 0.0 && row < m && col < n
+                      ? cin[cin_off + (ulong)col * (ulong)ldcin + (ulong)row]
+                      : 0.0;
+      }
 #pragma unroll
     for (int j = 0; j < WTN / 8; j++) {
       const double e[4] = {acc[i][j].x, acc[i][j].y, acc[i][j].z, acc[i][j].w};
@@ -383,12 +398,10 @@ __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void dgemm_nv_mma(
       for (int q = 0; q < 4; q++) {
         const int row = m0 + wm0 + i * 16 + lane / 4 + (q >> 1) * 8;
         const int col = n0 + wn0 + j * 8 + lane % 4 * 2 + (q & 1);
-        if (row < m && col < n) {
-          double v = alpha * e[q];
-          if (beta != 0.0)
-            v = fma(beta, cin[cin_off + (ulong)col * (ulong)ldcin + (ulong)row], v);
-          cout[cout_off + (ulong)col * (ulong)ldcout + (ulong)row] = v;
-        }
+        if (row < m && col < n)
+          cout[cout_off + (ulong)col * (ulong)ldcout + (ulong)row] =
+            beta != 0.0 ? fma(beta, old[j][q], alpha * e[q]) : alpha * e[q];
       }
     }
+  }
 }

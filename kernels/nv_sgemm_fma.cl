@@ -190,7 +190,10 @@ static inline void nv_multiply(const __local float4 *at, const __local float4 *b
   }
 }
 
-/* C = alpha * acc + beta * C; whole float4 runs where they fit. */
+/* C = alpha * acc + beta * C; whole float4 runs where they fit.  A
+ * column's old C is loaded whole before any of it is stored: cin and cout
+ * may alias, so no load moves past a store, and one at a time each load
+ * waits its full latency. */
 static inline void nv_store(float4 acc[NWI][MWI / 4], int2 item, int m, int n, int m0, int n0,
                             float alpha, float beta, const __global float *cin, ulong cin_off,
                             int ldcin, __global float *cout, ulong cout_off, int ldcout)
@@ -201,20 +204,36 @@ static inline void nv_store(float4 acc[NWI][MWI / 4], int2 item, int m, int n, i
     const int col = n0 + item.y * 4 + j / 4 * 4 * NDIMC + j % 4;
     if (col >= n)
       continue;
+    float4 old[MWI / 4];
 #pragma unroll
     for (int i = 0; i < MWI / 4; i++) {
       const int row = m0 + item.x * 4 + i * 4 * MDIMC;
       const __global float *in = cin + cin_off + (ulong)col * (ulong)ldcin + (ulong)row;
+      old[i] = (float4)(0.0f);
+      if (beta == 0.0f || row >= m)
+        continue;
+      if (vec && row + 4 <= m)
+        old[i] = *(const __global float4 *)in;
+      else {
+        float t[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+        for (int q = 0; q < 4 && row + q < m; q++)
+          t[q] = in[q];
+        old[i] = (float4)(t[0], t[1], t[2], t[3]);
+      }
+    }
+#pragma unroll
+    for (int i = 0; i < MWI / 4; i++) {
+      const int row = m0 + item.x * 4 + i * 4 * MDIMC;
       __global float *out = cout + cout_off + (ulong)col * (ulong)ldcout + (ulong)row;
       float4 v = alpha * acc[j][i];
+      if (beta != 0.0f)
+        v = fma((float4)(beta), old[i], v);
       if (vec && row + 4 <= m) {
-        if (beta != 0.0f)
-          v = fma((float4)(beta), *(const __global float4 *)in, v);
         *(__global float4 *)out = v;
       } else {
         const float e[4] = {v.x, v.y, v.z, v.w};
         for (int q = 0; q < 4 && row + q < m; q++)
-          out[q] = beta != 0.0f ? fma(beta, in[q], e[q]) : e[q];
+          out[q] = e[q];
       }
     }
   }
