@@ -17,10 +17,19 @@
  * (they are uploaded slab by slab, once), C is held in the accumulation's
  * type and beta is the host's or zero (the first pass writes the buffer
  * without reading it), for GEMM-shaped calls, and where each tile's first
- * pass is worth a launch (HOPBLAS_OPENCL_SLICE_MIN_FLOPS, as k slices). */
+ * pass is worth a launch (HOPBLAS_OPENCL_SLICE_MIN_FLOPS, as k slices).
+ *
+ * And only for calls of at least HOPBLAS_OPENCL_LEAD_MIN_INTENSITY flops
+ * per byte of A and B (1200): the passes crowd the host's copies into the
+ * second half (the rests packed while C is written), which costs where
+ * the host's copies are as long as the kernels.  On the H200 at n = 8192
+ * (same call, ms, with and without): zgemm's real GEMM (1365 flop/B) 117
+ * to 128 against 166 to 179, cgemm's (2731) 104 against 111 to 113,
+ * sgemm (2048) 28.7 against 28.5, dgemm (1024) 41 to 43 against 38. */
 #include "run.h"
 
 enum { LEAD_DEPTH = 4, LEAD_GRAIN = 64 };
+static const double LEAD_INTENSITY = 1200.0; /* flops per byte of A and B */
 
 /* The k at which pass p of `passes` leading passes ends (the last: k/2),
  * a multiple of LEAD_GRAIN. */
@@ -40,6 +49,10 @@ int hop_ocl_lead_passes(const struct hop_ocl_call *c, bool panels_fit)
       (!p->beta_host && !hop_scalar_is_zero(g->beta)) || hop_ocl_call_part(g) != HOP_OCL_ALL)
     return 0;
   int want = (int)hop_config_int("HOPBLAS_OPENCL_LEAD_PASSES", 0, 8, LEAD_DEPTH);
+  double ab = ((double)g->m + (double)g->n) * (double)g->k * (double)hop_dtype_ab_size(g->dtype);
+  double least = hop_config_double("HOPBLAS_OPENCL_LEAD_MIN_INTENSITY", 0.0, 1e12, LEAD_INTENSITY);
+  if (hop_call_flops(g) < least * ab)
+    return 0;
   double min_flops = hop_ocl_slice_min_flops();
   double mm = g->m < p->tm ? (double)g->m : (double)p->tm;
   double nn = g->n < p->tn ? (double)g->n : (double)p->tn;
