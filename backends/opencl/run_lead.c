@@ -1,8 +1,9 @@
 /* Leading passes over k: a staged call from host memory first computes
  * alpha op(A) op(B) over the first half of k for every tile at once, in
- * passes of growing depth (k/16, k/16, k/8, k/4), into one device buffer
- * the size of C; then each tile runs the second half, adding that buffer,
- * and comes back as usual (run.c).
+ * two passes of k/4 (HOPBLAS_OPENCL_LEAD_PASSES: more, each twice as deep
+ * as the one before), into one device buffer the size of C; then each
+ * tile runs the second half, adding that buffer, and comes back as usual
+ * (run.c).
  *
  * Why: a tile needs its whole A block and B panel, so in tile order the
  * device waits at the start for the first block of A and, later, for the
@@ -20,16 +21,18 @@
  * pass is worth a launch (HOPBLAS_OPENCL_SLICE_MIN_FLOPS, as k slices).
  *
  * And only for calls of at least HOPBLAS_OPENCL_LEAD_MIN_INTENSITY flops
- * per byte of A and B (1200): the passes crowd the host's copies into the
+ * per byte of A and B (500): the passes crowd the host's copies into the
  * second half (the rests packed while C is written), which costs where
  * the host's copies are as long as the kernels.  On the H200 at n = 8192
- * (same call, ms, with and without): zgemm's real GEMM (1365 flop/B) 117
- * to 128 against 166 to 179, cgemm's (2731) 104 against 111 to 113,
- * sgemm (2048) 28.7 against 28.5, dgemm (1024) 41 to 43 against 38. */
+ * from host memory (one call, ms, two rounds): two passes made dgemm
+ * (1024 flop/B) 34.0 against 35.5 and 36.4 in tile order, zgemm's real
+ * GEMM (1365) 113 to 117 against 120, sgemm 27.6 to 28.1 against 28.3 to
+ * 28.7; four passes (thinner slabs, 64 launches) made dgemm 39.5 to 40.1,
+ * one pass 34.6 to 35.9. */
 #include "run.h"
 
-enum { LEAD_DEPTH = 4, LEAD_GRAIN = 64 };
-static const double LEAD_INTENSITY = 1200.0; /* flops per byte of A and B */
+enum { LEAD_DEPTH = 2, LEAD_GRAIN = 64 };
+static const double LEAD_INTENSITY = 500.0; /* flops per byte of A and B */
 
 /* The k at which pass p of `passes` leading passes ends (the last: k/2),
  * a multiple of LEAD_GRAIN. */
