@@ -235,6 +235,12 @@ static struct box tile_box(const struct hop_ocl_call *c, size_t t)
   return b;
 }
 
+void hop_ocl_call_tile(const struct hop_ocl_call *c, size_t t, int *i, int *j)
+{
+  struct box b = tile_box(c, t);
+  *i = (int)(b.i0 / c->p.tm), *j = (int)(b.j0 / c->p.tn);
+}
+
 /* Does tile t hold an element the call writes?  gemmt's tiles wholly in
  * the other triangle are never started: final from the outset. */
 static bool tile_wanted(const struct hop_ocl_call *c, size_t t)
@@ -630,9 +636,14 @@ enum hop_status hop_ocl_run(struct hop_ocl_state *st, const struct hop_call *g)
   struct hop_ocl_timeline timeline = {0};
   c.sg.tl = hop_ocl_timeline_wanted() ? &timeline : NULL;
   c.lead.passes = hop_ocl_lead_passes(&c, choose_slots(&c));
-  if (c.lead.passes > 0) { /* every block keeps its slot; tiles row block by row block */
+  if (c.lead.passes > 0) {
+    /* Every block keeps a slot.  The rests of k go panel by panel, each
+     * panel's tiles row block by row block: every row block's rest is
+     * needed at the start, and what goes up last is needed only by the
+     * last panel's tiles (row block by row block, the second block's
+     * rest went up last and the last eight tiles waited for it). */
     c.nx = c.p.tiles_n > c.p.tiles_m ? c.p.tiles_n : c.p.tiles_m;
-    c.p.group = c.nx;
+    c.p.group = 1;
   }
   /* Tiles go through the slots in turn: the one started u-th in slot u % nc. */
   size_t started = 0, nc = (size_t)c.nc;

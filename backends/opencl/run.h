@@ -114,6 +114,8 @@ bool hop_ocl_call_launch_part(struct hop_ocl_call *c, struct hop_ocl_c_slot *cs,
                               struct hop_ocl_launch *l, struct hop_ocl_op_slot *a,
                               struct hop_ocl_op_slot *b, int k0, int kb, bool first,
                               cl_event a_ready, cl_event b_ready, cl_event *kev);
+/* Tile t's row block i and panel j (the order the call takes its tiles in). */
+void hop_ocl_call_tile(const struct hop_ocl_call *c, size_t t, int *i, int *j);
 /* Which elements of its tiles a call wants (gemmt: a triangle). */
 enum hop_ocl_part hop_ocl_call_part(const struct hop_call *g);
 /* HOPBLAS_OPENCL_SLICE_MIN_FLOPS: the least work worth a launch of its own. */

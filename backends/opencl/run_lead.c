@@ -135,12 +135,12 @@ bool hop_ocl_lead_run(struct hop_ocl_call *c)
   return ok;
 }
 
-/* Tile t's blocks' rest of k uploaded, each once.  Tiles go row block by
- * row block (run.c: as many panels per group as there are). */
+/* Tile t's blocks' rest of k uploaded, each once. */
 static bool rest_of(struct hop_ocl_call *c, size_t t)
 {
   const struct hop_call *g = c->g;
-  int idx[2] = {(int)(t / (size_t)c->p.tiles_n), (int)(t % (size_t)c->p.tiles_n)};
+  int idx[2];
+  hop_ocl_call_tile(c, t, &idx[0], &idx[1]);
   for (int x = 0; x < 2; x++) {
     if (c->lead.rest_up[x][idx[x]])
       continue;
@@ -158,9 +158,7 @@ bool hop_ocl_lead_rest(struct hop_ocl_call *c, struct hop_ocl_c_slot *cs, struct
 {
   const struct hop_call *g = c->g;
   /* The uploads run as far ahead as the C slots plus one tile: the host
-   * starts a tile only once the one four back is read back, and the
-   * second block of A, needed all at once, would come late (on the H200
-   * dgemm 8192's last tiles waited 2.6 ms for it). */
+   * starts a tile only once the one four back is read back. */
   for (size_t u = cs->tile; u < c->ntiles && u <= cs->tile + (size_t)c->nc; u++)
     if (!rest_of(c, u))
       return false;
