@@ -408,7 +408,7 @@ static bool tile_start(struct hop_ocl_call *c, struct hop_ocl_c_slot *cs, size_t
   if (err != CL_SUCCESS)
     return hop_ocl_call_fail(c, err, "reading C back");
   hop_ocl_call_flush(c);
-  return true;
+  return c->lead.passes == 0 || hop_ocl_lead_ahead(c, t);
 }
 
 /* Wait for slot cs's tile and write it into C, part by part; after an

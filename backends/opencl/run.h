@@ -126,6 +126,9 @@ double hop_ocl_slice_min_flops(void);
 int hop_ocl_lead_passes(const struct hop_ocl_call *c, bool panels_fit);
 /* Queue the leading passes; false after a failure (c->err). */
 bool hop_ocl_lead_run(struct hop_ocl_call *c);
+/* The later tiles' rests of k uploaded ahead of them, after tile t's
+ * kernel and read-back are queued. */
+bool hop_ocl_lead_ahead(struct hop_ocl_call *c, size_t t);
 /* Tile cs's rest of k, adding the passes' sums, into its C slot. */
 bool hop_ocl_lead_rest(struct hop_ocl_call *c, struct hop_ocl_c_slot *cs, struct hop_ocl_launch *l,
                        cl_event *kev);
