@@ -365,6 +365,18 @@ static bool launch_sliced(struct hop_ocl_call *c, struct hop_ocl_c_slot *cs,
   return true;
 }
 
+struct hop_ocl_launch hop_ocl_call_launch(const struct hop_ocl_call *c, int i0, int j0, int rows,
+                                          int cols, cl_mem cmem, cl_ulong off, int ld)
+{
+  const struct hop_call *g = c->g;
+  struct hop_ocl_launch l = {
+    .kernel = c->p.kernel, .part = hop_ocl_call_part(g), .diag = j0 - i0, .m = rows, .n = cols,
+    .alpha = (float)g->alpha.re, .alpha_d = g->alpha.re, .ta = g->ta, .tb = g->tb,
+    .cin = cmem, .cout = cmem, .cin_off = off, .cout_off = off, .ldcin = ld, .ldcout = ld,
+  };
+  return l;
+}
+
 /* Queue everything for tile t in slot cs: operands, kernels, read-back. */
 static bool tile_start(struct hop_ocl_call *c, struct hop_ocl_c_slot *cs, size_t t)
 {
@@ -387,12 +399,8 @@ static bool tile_start(struct hop_ocl_call *c, struct hop_ocl_c_slot *cs, size_t
                               true);
   if (err != CL_SUCCESS)
     return hop_ocl_call_fail(c, err, "allocating a C buffer");
-  struct hop_ocl_launch l = {
-    .kernel = p->kernel, .part = hop_ocl_call_part(g), .diag = cs->j0 - cs->i0, .m = cs->rows,
-    .n = cs->cols, .alpha = (float)g->alpha.re,
-    .alpha_d = g->alpha.re, .ta = g->ta,
-    .tb = g->tb, .cin = dev->mem, .cout = dev->mem, .ldcin = cs->rows, .ldcout = cs->rows,
-  };
+  struct hop_ocl_launch l =
+    hop_ocl_call_launch(c, cs->i0, cs->j0, cs->rows, cs->cols, dev->mem, 0, cs->rows);
   if (!p->beta_host && !hop_scalar_is_zero(g->beta) && !c->ops->c_in(c, cs, &l))
     return false;
   int slices = c->lead.passes > 0 ? 1 : tile_slices(c, cs);
@@ -482,15 +490,15 @@ static void finish_on_cpu(struct hop_ocl_call *c)
 /* The strategy's operand slots; staged buffers take
  * HOPBLAS_OPENCL_OPERAND_SLOTS (2 to 8) where set: more slots let the host
  * upload B panels further ahead of the kernels (and A in as many row
- * blocks).  *pinned: the user chose. */
+ * blocks).  *pinned (unless NULL): the user chose. */
 static int operand_slots(const struct hop_ocl_call *c, bool *pinned)
 {
-  *pinned = false;
-  if (c->ops != &hop_ocl_staged)
-    return c->ops->op_slots;
-  long long v = hop_config_int("HOPBLAS_OPENCL_OPERAND_SLOTS", 2, HOP_OCL_OP_SLOTS, 0);
-  *pinned = v >= 2;
-  return *pinned ? (int)v : c->ops->op_slots;
+  long long v = c->ops != &hop_ocl_staged
+                  ? 0
+                  : hop_config_int("HOPBLAS_OPENCL_OPERAND_SLOTS", 2, HOP_OCL_OP_SLOTS, 0);
+  if (pinned != NULL)
+    *pinned = v >= 2;
+  return v >= 2 ? (int)v : c->ops->op_slots;
 }
 
 /* Slots in flight: as many as the strategy keeps (staged: three of each
@@ -615,8 +623,7 @@ enum hop_status hop_ocl_run(struct hop_ocl_state *st, const struct hop_call *g)
   if (st->family->limits != NULL)
     st->family->limits(st, g, &c.p);
   /* Every row block of A keeps a slot of its own. */
-  bool pinned;
-  int rb = hop_ocl_row_blocks(st), slots = operand_slots(&c, &pinned);
+  int rb = hop_ocl_row_blocks(st), slots = operand_slots(&c, NULL);
   c.p.row_blocks = rb < slots ? rb : slots;
   if (!hop_ocl_plan_make(g, memory, st->cap, &c.p)) {
     hop_log(2, "opencl: no tiling of %dx%dx%d fits buffers of %zu bytes; declined", (int)g->m,

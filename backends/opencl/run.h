@@ -114,6 +114,11 @@ bool hop_ocl_call_launch_part(struct hop_ocl_call *c, struct hop_ocl_c_slot *cs,
                               struct hop_ocl_launch *l, struct hop_ocl_op_slot *a,
                               struct hop_ocl_op_slot *b, int k0, int kb, bool first,
                               cl_event a_ready, cl_event b_ready, cl_event *kev);
+/* The launch over C's rows x cols block at (i0, j0): the call's kernel,
+ * part, scalars and transposes, C read from and written to cmem at off
+ * with leading dimension ld. */
+struct hop_ocl_launch hop_ocl_call_launch(const struct hop_ocl_call *c, int i0, int j0, int rows,
+                                          int cols, cl_mem cmem, cl_ulong off, int ld);
 /* Tile t's row block i and panel j (the order the call takes its tiles in). */
 void hop_ocl_call_tile(const struct hop_ocl_call *c, size_t t, int *i, int *j);
 /* Which elements of its tiles a call wants (gemmt: a triangle). */

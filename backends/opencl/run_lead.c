@@ -68,6 +68,12 @@ int hop_ocl_lead_passes(const struct hop_ocl_call *c, bool panels_fit)
   return 0;
 }
 
+/* How much of a dimension of `total` the block of `size` at `at` covers. */
+static int extent(int64_t total, int64_t at, int size)
+{
+  return (int)(total - at < size ? total - at : size);
+}
+
 /* Slab [k0, k0 + kb) of A's row block i (x 0) or B's panel j (x 1) into
  * the slot of that index, which it keeps for the call. */
 static bool slab(struct hop_ocl_call *c, int x, int idx, int64_t k0, int64_t kb, cl_event *ev)
@@ -75,8 +81,8 @@ static bool slab(struct hop_ocl_call *c, int x, int idx, int64_t k0, int64_t kb,
   const struct hop_call *g = c->g;
   struct hop_ocl_op_slot *o = &c->op[x][idx];
   int r0 = x == 0 ? idx * c->p.tm : 0, c0 = x == 0 ? 0 : idx * c->p.tn;
-  int rows = x == 0 ? (int)(g->m - r0 < c->p.tm ? g->m - r0 : c->p.tm) : (int)g->k;
-  int cols = x == 0 ? (int)g->k : (int)(g->n - c0 < c->p.tn ? g->n - c0 : c->p.tn);
+  int rows = x == 0 ? extent(g->m, r0, c->p.tm) : (int)g->k;
+  int cols = x == 0 ? (int)g->k : extent(g->n, c0, c->p.tn);
   struct hop_ocl_src s = hop_ocl_call_source(c, o, x, r0, c0, rows, cols);
   if (!c->ops->block_part(c, o, &s, (int)k0, (int)kb, ev))
     return false;
@@ -85,20 +91,13 @@ static bool slab(struct hop_ocl_call *c, int x, int idx, int64_t k0, int64_t kb,
   return true;
 }
 
-/* The launch of tile (i, j) of the whole C for k in [k0, k0 + kb). */
+/* The launch of tile (i, j) into its place in the whole C held in acc. */
 static struct hop_ocl_launch lead_launch(const struct hop_ocl_call *c, cl_mem acc, int i, int j)
 {
   const struct hop_call *g = c->g;
-  int64_t i0 = (int64_t)i * c->p.tm, j0 = (int64_t)j * c->p.tn;
-  cl_ulong at = (cl_ulong)i0 + (cl_ulong)j0 * (cl_ulong)g->m;
-  struct hop_ocl_launch l = {
-    .kernel = c->p.kernel, .part = HOP_OCL_ALL, .diag = (int)(j0 - i0),
-    .m = (int)(g->m - i0 < c->p.tm ? g->m - i0 : c->p.tm),
-    .n = (int)(g->n - j0 < c->p.tn ? g->n - j0 : c->p.tn), .alpha = (float)g->alpha.re,
-    .alpha_d = g->alpha.re, .ta = g->ta, .tb = g->tb, .cin = acc, .cout = acc, .cin_off = at,
-    .cout_off = at, .ldcin = (int)g->m, .ldcout = (int)g->m,
-  };
-  return l;
+  int i0 = i * c->p.tm, j0 = j * c->p.tn;
+  return hop_ocl_call_launch(c, i0, j0, extent(g->m, i0, c->p.tm), extent(g->n, j0, c->p.tn), acc,
+                             (cl_ulong)i0 + (cl_ulong)j0 * (cl_ulong)g->m, (int)g->m);
 }
 
 bool hop_ocl_lead_run(struct hop_ocl_call *c)
