@@ -254,6 +254,11 @@ struct hop_ocl_shared *hop_ocl_share_begin(struct hop_ocl_state *const *dev, int
                                            const struct hop_call *g);
 bool hop_ocl_share_block(struct hop_ocl_state *st, struct hop_ocl_op_slot *o, int r0, int c0,
                          int rows, int cols);
+/* Slot o as a view of op(A)'s rows [r0, r0 + rows) from k = 0, and in
+ * *ready an event for when k in [k0, k0 + kb) of them is on the device
+ * (leading passes, run_lead.c); false when it is not there. */
+bool hop_ocl_share_slab(struct hop_ocl_state *st, struct hop_ocl_op_slot *o, int r0, int rows,
+                        int k0, int kb, cl_event *ready);
 void hop_ocl_share_end(struct hop_ocl_shared *sh);
 
 /* runtime.c */

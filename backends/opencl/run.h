@@ -129,6 +129,9 @@ double hop_ocl_slice_min_flops(void);
 /* run_lead.c: how many leading passes over k the call takes (0: none);
  * panels_fit: every block and a C-sized buffer fit the device. */
 int hop_ocl_lead_passes(const struct hop_ocl_call *c, bool panels_fit);
+/* The k at which each slab of the leading passes (and the rest) ends,
+ * into end (at most `most`, the last k); how many. */
+int hop_ocl_lead_slabs(int64_t k, int64_t *end, int most);
 /* Queue the leading passes; false after a failure (c->err). */
 bool hop_ocl_lead_run(struct hop_ocl_call *c);
 /* The later tiles' rests of k uploaded ahead of them, after tile t's

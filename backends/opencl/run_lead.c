@@ -48,7 +48,7 @@ int hop_ocl_lead_passes(const struct hop_ocl_call *c, bool panels_fit)
   const struct hop_call *g = c->g;
   const struct hop_ocl_plan *p = &c->p;
   if (!panels_fit || c->ops != &hop_ocl_staged || !p->by_columns || p->chunks != 1 ||
-      c->st->shared != NULL || c->st->flushes || p->c_esize != hop_ocl_acc_size(g->dtype) ||
+      c->st->flushes || p->c_esize != hop_ocl_acc_size(g->dtype) ||
       (!p->beta_host && !hop_scalar_is_zero(g->beta)) || hop_ocl_call_part(g) != HOP_OCL_ALL)
     return 0;
   int want = (int)hop_config_int("HOPBLAS_OPENCL_LEAD_PASSES", 0, 8, LEAD_DEPTH);
@@ -68,6 +68,18 @@ int hop_ocl_lead_passes(const struct hop_ocl_call *c, bool panels_fit)
   return 0;
 }
 
+int hop_ocl_lead_slabs(int64_t k, int64_t *end, int most)
+{
+  int want = (int)hop_config_int("HOPBLAS_OPENCL_LEAD_PASSES", 0, 8, LEAD_DEPTH), n = 0;
+  for (int p = 0; p < want && n < most - 1; p++) {
+    int64_t e = pass_end(k, want, p);
+    if (e > (n > 0 ? end[n - 1] : 0) && e < k)
+      end[n++] = e;
+  }
+  end[n++] = k;
+  return n;
+}
+
 /* How much of a dimension of `total` the block of `size` at `at` covers. */
 static int extent(int64_t total, int64_t at, int size)
 {
@@ -83,8 +95,12 @@ static bool slab(struct hop_ocl_call *c, int x, int idx, int64_t k0, int64_t kb,
   int r0 = x == 0 ? idx * c->p.tm : 0, c0 = x == 0 ? 0 : idx * c->p.tn;
   int rows = x == 0 ? extent(g->m, r0, c->p.tm) : (int)g->k;
   int cols = x == 0 ? (int)g->k : extent(g->n, c0, c->p.tn);
+  /* A split's parts read A's slab from the one copy on the device once it is
+   * up, else (it did not go up) upload it themselves. */
+  bool viewed = x == 0 && c->st->shared != NULL &&
+                hop_ocl_share_slab(c->st, o, r0, rows, (int)k0, (int)kb, ev);
   struct hop_ocl_src s = hop_ocl_call_source(c, o, x, r0, c0, rows, cols);
-  if (!c->ops->block_part(c, o, &s, (int)k0, (int)kb, ev))
+  if (!viewed && !c->ops->block_part(c, o, &s, (int)k0, (int)kb, ev))
     return false;
   o->r0 = r0, o->c0 = c0, o->valid = true;
   o->used = ++c->clock;

@@ -41,7 +41,8 @@ static bool block_part(struct hop_ocl_call *c, struct hop_ocl_op_slot *o,
 {
   struct hop_ocl_state *st = c->st;
   struct hop_ocl_slot *dev = &st->pool.dev[s->x][s->slot];
-  cl_int err = k0 > 0 ? CL_SUCCESS : hop_ocl_slot_ensure(st, dev, s->full, CL_MEM_READ_ONLY, false);
+  /* Every part: a split's earlier slabs may have been views of its shared A. */
+  cl_int err = hop_ocl_slot_ensure(st, dev, s->full, CL_MEM_READ_ONLY, false);
   if (err != CL_SUCCESS)
     return hop_ocl_call_fail(c, err, "allocating an operand buffer");
   /* k runs along the stored block's columns (A as is, B transposed) or its rows. */

@@ -9,13 +9,17 @@
  * keeps op(A) whole, as stored (transposed or not), in a buffer of its
  * pool, and its part's pipeline takes A's blocks from it (run.c's provide).
  *
- * Who packs: the part that first needs a band not yet packed claims the
- * lowest unclaimed band up to it and packs it with its own copy threads
- * and pinned buffers, while the other parts claim the next bands or wait;
- * so the bands are packed side by side by the devices' threads, each part
+ * op(A) is cut into units: bands of its rows, and in each band slabs of k
+ * at the bounds of the leading passes (run_lead.c), so that a part's first
+ * pass waits for the first slab of its first block only, as on one device.
+ *
+ * Who packs: a part that needs units not yet packed claims the first of
+ * them (slab by slab, band by band) and packs it with its own copy threads
+ * and pinned buffers, while the other parts claim the next ones or wait;
+ * so the units are packed side by side by the devices' threads, each part
  * also packing its own B and C as before.
  *
- * Failures lose nothing: a band whose upload failed on a device makes that
+ * Failures lose nothing: a unit whose upload failed on a device makes that
  * part's tiles that need it pack their A blocks themselves. */
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +27,7 @@
 #include "run.h"
 
 enum { BANDS = 4 }; /* bands of op(A)'s rows: the first tiles wait for the first ones only */
+enum { SLABS = 9 }; /* at most: the leading passes' (up to 8) and the rest */
 
 enum band_state { UNCLAIMED, PACKING, DONE };
 
@@ -32,8 +37,10 @@ struct hop_ocl_shared {
   int ndev;
   struct hop_ocl_state *dev[HOP_OCL_SHARE_MAX];
   cl_mem mem[HOP_OCL_SHARE_MAX];                /* each device's copy of op(A) as stored */
-  enum band_state state[BANDS];
-  cl_event band[BANDS][HOP_OCL_SHARE_MAX];      /* the band's last upload to each device; NULL: failed */
+  int slabs;
+  int64_t slab_end[SLABS]; /* slab s: k in [slab_end[s - 1] (0 for the first), slab_end[s]) */
+  enum band_state state[SLABS][BANDS];
+  cl_event unit[SLABS][BANDS][HOP_OCL_SHARE_MAX]; /* its last upload to each device; NULL: failed */
   bool ta;
   int64_t m, k, ld, band_rows; /* op(A) is m x k; stored with leading dimension ld */
   size_t e;
@@ -86,6 +93,7 @@ struct hop_ocl_shared *hop_ocl_share_begin(struct hop_ocl_state *const *dev, int
   sh->ld = sh->ta ? sh->k : sh->m;
   sh->a = g->a, sh->lda = (int)g->lda;
   sh->band_rows = (sh->m + BANDS - 1) / BANDS;
+  sh->slabs = hop_ocl_lead_slabs(sh->k, sh->slab_end, SLABS);
   size_t bytes = (size_t)sh->m * (size_t)sh->k * sh->e;
   for (int d = 0; d < n; d++) {
     sh->dev[d] = dev[d];
@@ -107,24 +115,30 @@ struct hop_ocl_shared *hop_ocl_share_begin(struct hop_ocl_state *const *dev, int
   return sh;
 }
 
-/* The stored block of band b: rows [r0, r0 + rows) x columns [c0, c0 + cols). */
-static void band_block(const struct hop_ocl_shared *sh, int b, int64_t *r0, int64_t *c0,
+static int64_t slab_start(const struct hop_ocl_shared *sh, int s)
+{
+  return s == 0 ? 0 : sh->slab_end[s - 1];
+}
+
+/* The stored block of slab s of band b: rows [r0, r0 + rows) x columns [c0, c0 + cols). */
+static void unit_block(const struct hop_ocl_shared *sh, int s, int b, int64_t *r0, int64_t *c0,
                        int64_t *rows, int64_t *cols)
 {
   int64_t at = (int64_t)b * sh->band_rows;
   int64_t h = sh->m - at < sh->band_rows ? sh->m - at : sh->band_rows;
-  *r0 = sh->ta ? 0 : at, *rows = sh->ta ? sh->k : h;
-  *c0 = sh->ta ? at : 0, *cols = sh->ta ? h : sh->k;
+  int64_t k0 = slab_start(sh, s), kb = sh->slab_end[s] - k0;
+  *r0 = sh->ta ? k0 : at, *rows = sh->ta ? kb : h;
+  *c0 = sh->ta ? at : k0, *cols = sh->ta ? h : kb;
 }
 
-/* Band b packed by device p's copy threads into its pinned buffers, each
- * chunk queued up to every device; the bands' events into ev.  On p's
- * thread, under p's lock (inside its part). */
-static void pack_band(struct hop_ocl_shared *sh, int p, int b, cl_event *ev)
+/* Slab s of band b packed by device p's copy threads into its pinned
+ * buffers, each chunk queued up to every device; the unit's events into
+ * ev.  On p's thread, under p's lock (inside its part). */
+static void pack_unit(struct hop_ocl_shared *sh, int p, int s, int b, cl_event *ev)
 {
   struct hop_ocl_state *st = sh->dev[p];
   int64_t r0, c0, rows, cols;
-  band_block(sh, b, &r0, &c0, &rows, &cols);
+  unit_block(sh, s, b, &r0, &c0, &rows, &cols);
   size_t col_bytes = (size_t)rows * sh->e;
   int64_t per = (int64_t)(hop_ocl_chunk_bytes(st) / col_bytes);
   per = per < 1 ? 1 : per > cols ? cols : per;
@@ -146,8 +160,8 @@ static void pack_band(struct hop_ocl_shared *sh, int p, int b, cl_event *ev)
     if (err == CL_SUCCESS && hop_ocl_fault_hit(&st->fault, HOP_OCL_FAULT_SHARE))
       err = CL_OUT_OF_RESOURCES;
     if (err != CL_SUCCESS) {
-      hop_log(1, "opencl: device %zu: packing band %d of the shared A failed (error %d); the "
-              "parts pack those blocks themselves", st->dev, b, (int)err);
+      hop_log(1, "opencl: device %zu: packing band %d of the shared A failed (slab %d, error %d); "
+              "the parts pack those blocks themselves", st->dev, b, s, (int)err);
       for (int d = 0; d < sh->ndev; d++)
         ok[d] = false;
       break;
@@ -164,8 +178,8 @@ static void pack_band(struct hop_ocl_shared *sh, int p, int b, cl_event *ev)
                                              region, (size_t)sh->ld * sh->e, 0, col_bytes, 0,
                                              ring->host, 0, NULL, &up);
       if (werr != CL_SUCCESS) {
-        hop_log(1, "opencl: device %zu: uploading band %d of the shared A failed (error %d); its "
-                "part packs those blocks itself", sh->dev[d]->dev, b, (int)werr);
+        hop_log(1, "opencl: device %zu: uploading band %d of the shared A failed (slab %d, error "
+                "%d); its part packs those blocks itself", sh->dev[d]->dev, b, s, (int)werr);
         ok[d] = false;
         continue;
       }
@@ -180,28 +194,30 @@ static void pack_band(struct hop_ocl_shared *sh, int p, int b, cl_event *ev)
       hop_ocl_ev_put(&ev[d], NULL);
 }
 
-/* Bands 0 to b packed and queued (by this part or another): the lowest
- * unclaimed one is this part's to pack, else it waits. */
-static void bands_up_to(struct hop_ocl_shared *sh, int p, int b)
+/* Slabs s0 to s1 of bands b0 to b1 packed and queued (by this part or
+ * another): the first of them unclaimed is this part's to pack, else it
+ * waits for those being packed. */
+static void units_up(struct hop_ocl_shared *sh, int p, int b0, int b1, int s0, int s1)
 {
   pthread_mutex_lock(&sh->lock);
   for (;;) {
-    int todo = -1;
+    int ts = -1, tb = -1;
     bool waiting = false;
-    for (int c = 0; c <= b && todo < 0; c++) {
-      if (sh->state[c] == UNCLAIMED)
-        todo = c;
-      else if (sh->state[c] == PACKING)
-        waiting = true;
-    }
-    if (todo >= 0) {
-      sh->state[todo] = PACKING;
+    for (int s = s0; s <= s1 && ts < 0; s++)
+      for (int b = b0; b <= b1 && ts < 0; b++) {
+        if (sh->state[s][b] == UNCLAIMED)
+          ts = s, tb = b;
+        else if (sh->state[s][b] == PACKING)
+          waiting = true;
+      }
+    if (ts >= 0) {
+      sh->state[ts][tb] = PACKING;
       pthread_mutex_unlock(&sh->lock);
       cl_event ev[HOP_OCL_SHARE_MAX];
-      pack_band(sh, p, todo, ev);
+      pack_unit(sh, p, ts, tb, ev);
       pthread_mutex_lock(&sh->lock);
-      memcpy(sh->band[todo], ev, sizeof ev);
-      sh->state[todo] = DONE;
+      memcpy(sh->unit[ts][tb], ev, sizeof ev);
+      sh->state[ts][tb] = DONE;
       pthread_cond_broadcast(&sh->more);
     } else if (waiting) {
       pthread_cond_wait(&sh->more, &sh->lock);
@@ -212,39 +228,62 @@ static void bands_up_to(struct hop_ocl_shared *sh, int p, int b)
   pthread_mutex_unlock(&sh->lock);
 }
 
-/* run.c's provide: op(A)'s rows x cols block at (r0, c0) from st's shared
- * copy into slot o, once its band is queued; false when it is not there. */
-bool hop_ocl_share_block(struct hop_ocl_state *st, struct hop_ocl_op_slot *o, int r0, int c0,
-                         int rows, int cols)
+/* Slot o as a view of op(A)'s rows [r0, r0 + rows) from k = k_origin in
+ * st's shared copy; *ready: an event once k in [k0, k0 + kb) of them is
+ * up.  False when some of it did not go up (o untouched). */
+static bool view(struct hop_ocl_state *st, struct hop_ocl_op_slot *o, int r0, int rows,
+                 int k_origin, int k0, int kb, cl_event *ready)
 {
   struct hop_ocl_shared *sh = st->shared;
   int d = index_of(sh, st);
-  (void)cols;
-  if (d < 0 || rows <= 0)
+  if (d < 0 || rows <= 0 || kb <= 0)
     return false;
-  /* Every band the block spans, each uploaded (packers on other threads
+  /* Every unit the block spans, each uploaded (packers on other threads
    * may have queued them in any order): the kernels wait for all of them. */
-  int first = (int)(r0 / sh->band_rows), last = (int)((r0 + rows - 1) / sh->band_rows);
-  bands_up_to(sh, d, last);
-  cl_event need[BANDS];
-  int n = 0;
-  bool all = true; /* else a band did not go up: this block is packed as before */
+  int b0 = (int)(r0 / sh->band_rows), b1 = (int)((r0 + rows - 1) / sh->band_rows);
+  int s0 = 0, s1 = 0;
+  while (sh->slab_end[s0] <= k0)
+    s0++;
+  for (s1 = s0; sh->slab_end[s1] < (int64_t)k0 + kb; s1++)
+    ;
+  units_up(sh, d, b0, b1, s0, s1);
+  cl_event need[SLABS * BANDS];
+  cl_uint n = 0;
+  bool all = true; /* else a unit did not go up: this block is packed as before */
   pthread_mutex_lock(&sh->lock);
-  for (int b = first; b <= last; b++) {
-    need[n++] = sh->band[b][d];
-    all = all && need[n - 1] != NULL;
-  }
+  for (int s = s0; s <= s1; s++)
+    for (int b = b0; b <= b1; b++) {
+      need[n++] = sh->unit[s][b][d];
+      all = all && need[n - 1] != NULL;
+    }
   pthread_mutex_unlock(&sh->lock);
-  cl_event ready = NULL;
-  if (!all || clEnqueueMarkerWithWaitList(st->q[HOP_OCL_Q_EXEC], (cl_uint)n, need, &ready) !=
-                  CL_SUCCESS)
+  *ready = NULL;
+  if (!all || clEnqueueMarkerWithWaitList(st->q[HOP_OCL_Q_EXEC], n, need, ready) != CL_SUCCESS)
     return false;
-  int64_t sr = sh->ta ? c0 : r0, sc = sh->ta ? r0 : c0;
+  int64_t sr = sh->ta ? k_origin : r0, sc = sh->ta ? r0 : k_origin;
   o->mem = sh->mem[d];
   o->off = (cl_ulong)sr + (cl_ulong)sc * (cl_ulong)sh->ld;
   o->ld = (int)sh->ld;
+  return true;
+}
+
+/* run.c's provide: op(A)'s rows x cols block at (r0, c0) (cols of k from
+ * c0) from st's shared copy into slot o, once it is queued; false when it
+ * is not there. */
+bool hop_ocl_share_block(struct hop_ocl_state *st, struct hop_ocl_op_slot *o, int r0, int c0,
+                         int rows, int cols)
+{
+  cl_event ready = NULL;
+  if (!view(st, o, r0, rows, c0, c0, cols, &ready))
+    return false;
   hop_ocl_ev_put(&o->ready, ready);
   return true;
+}
+
+bool hop_ocl_share_slab(struct hop_ocl_state *st, struct hop_ocl_op_slot *o, int r0, int rows,
+                        int k0, int kb, cl_event *ready)
+{
+  return view(st, o, r0, rows, 0, k0, kb, ready);
 }
 
 /* After every part (and any part run again) returned: nothing of the
@@ -260,9 +299,10 @@ void hop_ocl_share_end(struct hop_ocl_shared *sh)
           hop_ocl_wait(sh->dev[d], sh->sent[p][r][d]);
         hop_ocl_ev_put(&sh->sent[p][r][d], NULL);
       }
-  for (int b = 0; b < BANDS; b++)
-    for (int d = 0; d < sh->ndev; d++)
-      hop_ocl_ev_put(&sh->band[b][d], NULL);
+  for (int s = 0; s < SLABS; s++)
+    for (int b = 0; b < BANDS; b++)
+      for (int d = 0; d < sh->ndev; d++)
+        hop_ocl_ev_put(&sh->unit[s][b][d], NULL);
   for (int d = 0; d < sh->ndev; d++)
     sh->dev[d]->shared = NULL;
   pthread_cond_destroy(&sh->more);

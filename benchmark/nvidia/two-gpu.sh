@@ -9,9 +9,10 @@
 # TWO_STEPS: the steps to run (default "contract host nvblas dpotrf share"; level3.sh
 # runs dpotrf on both GPUs too).  share: n = 16384 (TWO_SHARE_SIZES) on GPU 0, and on both with op(A)
 # packed once (HOPBLAS_OPENCL_SPLIT_SHARE=1) and by each part (0), alternating, two
-# rounds, the staged calls' phases of the first (HOPBLAS_VERBOSE=3).  lead: n = 16384 on GPU 0
-# and on both, with leading passes over k (the default) and without
-# (HOPBLAS_OPENCL_LEAD_PASSES=0), alternating, two rounds, the phases of the first.
+# rounds, the staged calls' phases of the first (HOPBLAS_VERBOSE=3).  lead: n = 16384
+# (TWO_LEAD_SIZES) on GPU 0 and on both, with leading passes over k (the default two; on
+# both, op(A) packed once slab by slab) and without (HOPBLAS_OPENCL_LEAD_PASSES=0),
+# alternating, two rounds, the phases of the first; TWO_LEAD_SETTINGS: DEVICE:PASSES pairs.
 set -u
 P=/tmp/two; mkdir -p $P
 trap 'tar czf $OUT/two.tgz -C $P . 2>/dev/null; exit' EXIT TERM INT
@@ -43,11 +44,11 @@ want dpotrf && { step "dpotrf nvblas"
 NVBLAS_CONFIG_FILE=$P/nvblas.conf LD_PRELOAD=$nvblas LD_LIBRARY_PATH=$LP timeout 60 \
   $dir/bin/lapack-bench --reps 1 dpotrf:16384 2>&1 | grep -v cublasXt | tee $P/dpotrf-nvblas.txt; }
 want lead && for r in 1 2; do
-  for v in "0 4" "all 4" "0 0" "all 0"; do
-    set -- $v
+  for v in ${TWO_LEAD_SETTINGS:-0:2 all:2 0:0 all:0}; do
+    set -- $(echo "$v" | tr : ' ')
     step "lead round $r, device $1, HOPBLAS_OPENCL_LEAD_PASSES=$2"
     HOPBLAS_DEVICE=$1 HOPBLAS_OPENCL_LEAD_PASSES=$2 HOPBLAS_VERBOSE=$((r == 1 ? 3 : 1)) timeout 100 $B \
-      --sizes 16384 --engines hopblas --mode host --dtype s,d --min-time 0.1 --reps 2 \
+      --sizes ${TWO_LEAD_SIZES:-16384} --engines hopblas --mode host --dtype s,d --min-time 0.1 --reps 2 \
       >$P/lead-$r-$1-$2.txt 2>&1
     grep -E '^hopblas' $P/lead-$r-$1-$2.txt | cut -c1-130
   done
