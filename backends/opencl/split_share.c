@@ -241,10 +241,10 @@ static bool view(struct hop_ocl_state *st, struct hop_ocl_op_slot *o, int r0, in
   /* Every unit the block spans, each uploaded (packers on other threads
    * may have queued them in any order): the kernels wait for all of them. */
   int b0 = (int)(r0 / sh->band_rows), b1 = (int)((r0 + rows - 1) / sh->band_rows);
-  int s0 = 0, s1 = 0;
-  while (sh->slab_end[s0] <= k0)
+  int s0 = 0, s1;
+  while (s0 < sh->slabs - 1 && sh->slab_end[s0] <= k0)
     s0++;
-  for (s1 = s0; sh->slab_end[s1] < (int64_t)k0 + kb; s1++)
+  for (s1 = s0; s1 < sh->slabs - 1 && sh->slab_end[s1] < (int64_t)k0 + kb; s1++)
     ;
   units_up(sh, d, b0, b1, s0, s1);
   cl_event need[SLABS * BANDS];
