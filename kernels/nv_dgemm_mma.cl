@@ -296,14 +296,15 @@ static inline void nv_dmma_loop_fast(int m, int n, int k, const __global double 
   const int tiles = (k + KWG - 1) / KWG, full = k / KWG;
   const __global double *pa[LOADS_A], *pb[LOADS_B];
   int la[LOADS_A], lb[LOADS_B];
+  const bool P = nv_paired(ta);
   if (ta)
-    nv_fast_addr(pa, la, a, a_off, lda, 0, m0, KWG, MWG, nv_paired(ta));
+    nv_fast_addr(pa, la, a, a_off, lda, 0, m0, KWG, MWG, P);
   else
-    nv_fast_addr(pa, la, a, a_off, lda, m0, 0, MWG, KWG, nv_paired(ta));
+    nv_fast_addr(pa, la, a, a_off, lda, m0, 0, MWG, KWG, P);
   if (tb)
-    nv_fast_addr(pb, lb, b, b_off, ldb, n0, 0, NWG, KWG, nv_paired(ta));
+    nv_fast_addr(pb, lb, b, b_off, ldb, n0, 0, NWG, KWG, P);
   else
-    nv_fast_addr(pb, lb, b, b_off, ldb, 0, n0, KWG, NWG, nv_paired(ta));
+    nv_fast_addr(pb, lb, b, b_off, ldb, 0, n0, KWG, NWG, P);
   const ulong sa = ta ? (ulong)KWG : (ulong)KWG * (ulong)lda;
   const ulong sb = tb ? (ulong)KWG * (ulong)ldb : (ulong)KWG;
   for (int s = 0; s < NSTAGES - 1; s++) {

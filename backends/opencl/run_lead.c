@@ -49,6 +49,12 @@ static int64_t pass_end(int64_t k, int passes, int p)
   return end / LEAD_GRAIN * LEAD_GRAIN;
 }
 
+/* HOPBLAS_OPENCL_LEAD_PASSES: how many passes a call takes at most. */
+static int passes_wanted(void)
+{
+  return (int)hop_config_int("HOPBLAS_OPENCL_LEAD_PASSES", 0, 8, LEAD_DEPTH);
+}
+
 int hop_ocl_lead_passes(const struct hop_ocl_call *c, bool panels_fit)
 {
   const struct hop_call *g = c->g;
@@ -57,7 +63,7 @@ int hop_ocl_lead_passes(const struct hop_ocl_call *c, bool panels_fit)
       c->st->flushes || p->c_esize != hop_ocl_acc_size(g->dtype) ||
       (!p->beta_host && !hop_scalar_is_zero(g->beta)) || hop_ocl_call_part(g) != HOP_OCL_ALL)
     return 0;
-  int want = (int)hop_config_int("HOPBLAS_OPENCL_LEAD_PASSES", 0, 8, LEAD_DEPTH);
+  int want = passes_wanted();
   double ab = ((double)g->m + (double)g->n) * (double)g->k * (double)hop_dtype_ab_size(g->dtype);
   double least = hop_config_double("HOPBLAS_OPENCL_LEAD_MIN_INTENSITY", 0.0, 1e12, LEAD_INTENSITY);
   if (hop_call_flops(g) < least * ab)
@@ -76,7 +82,7 @@ int hop_ocl_lead_passes(const struct hop_ocl_call *c, bool panels_fit)
 
 int hop_ocl_lead_slabs(int64_t k, int64_t *end, int most)
 {
-  int want = (int)hop_config_int("HOPBLAS_OPENCL_LEAD_PASSES", 0, 8, LEAD_DEPTH), n = 0;
+  int want = passes_wanted(), n = 0;
   for (int p = 0; p < want && n < most - 1; p++) {
     int64_t e = pass_end(k, want, p);
     if (e > (n > 0 ? end[n - 1] : 0) && e < k)
@@ -105,9 +111,11 @@ static bool slab(struct hop_ocl_call *c, int x, int idx, int64_t k0, int64_t kb,
    * up, else (it did not go up) upload it themselves. */
   bool viewed = x == 0 && c->st->shared != NULL &&
                 hop_ocl_share_slab(c->st, o, r0, rows, (int)k0, (int)kb, ev);
-  struct hop_ocl_src s = hop_ocl_call_source(c, o, x, r0, c0, rows, cols);
-  if (!viewed && !c->ops->block_part(c, o, &s, (int)k0, (int)kb, ev))
-    return false;
+  if (!viewed) {
+    struct hop_ocl_src s = hop_ocl_call_source(c, o, x, r0, c0, rows, cols);
+    if (!c->ops->block_part(c, o, &s, (int)k0, (int)kb, ev))
+      return false;
+  }
   o->r0 = r0, o->c0 = c0, o->valid = true;
   o->used = ++c->clock;
   return true;

@@ -120,6 +120,15 @@ static int64_t slab_start(const struct hop_ocl_shared *sh, int s)
   return s == 0 ? 0 : sh->slab_end[s - 1];
 }
 
+/* The slab that holds k. */
+static int slab_of(const struct hop_ocl_shared *sh, int64_t k)
+{
+  int s = 0;
+  while (s < sh->slabs - 1 && sh->slab_end[s] <= k)
+    s++;
+  return s;
+}
+
 /* The stored block of slab s of band b: rows [r0, r0 + rows) x columns [c0, c0 + cols). */
 static void unit_block(const struct hop_ocl_shared *sh, int s, int b, int64_t *r0, int64_t *c0,
                        int64_t *rows, int64_t *cols)
@@ -241,11 +250,7 @@ static bool view(struct hop_ocl_state *st, struct hop_ocl_op_slot *o, int r0, in
   /* Every unit the block spans, each uploaded (packers on other threads
    * may have queued them in any order): the kernels wait for all of them. */
   int b0 = (int)(r0 / sh->band_rows), b1 = (int)((r0 + rows - 1) / sh->band_rows);
-  int s0 = 0, s1;
-  while (s0 < sh->slabs - 1 && sh->slab_end[s0] <= k0)
-    s0++;
-  for (s1 = s0; s1 < sh->slabs - 1 && sh->slab_end[s1] < (int64_t)k0 + kb; s1++)
-    ;
+  int s0 = slab_of(sh, k0), s1 = slab_of(sh, (int64_t)k0 + kb - 1);
   units_up(sh, d, b0, b1, s0, s1);
   cl_event need[SLABS * BANDS];
   cl_uint n = 0;
@@ -299,7 +304,7 @@ void hop_ocl_share_end(struct hop_ocl_shared *sh)
           hop_ocl_wait(sh->dev[d], sh->sent[p][r][d]);
         hop_ocl_ev_put(&sh->sent[p][r][d], NULL);
       }
-  for (int s = 0; s < SLABS; s++)
+  for (int s = 0; s < sh->slabs; s++)
     for (int b = 0; b < BANDS; b++)
       for (int d = 0; d < sh->ndev; d++)
         hop_ocl_ev_put(&sh->unit[s][b][d], NULL);
