@@ -65,16 +65,6 @@
 #define NV_PAIRS 1
 #endif
 #define nv_paired(ta) (NV_PAIRS && !(ta))
-#ifndef NV_BULK
-/* 1: in the fast loop, where A is not transposed, each whole k step's A
- * tile comes by the copy engine (cp.async.bulk, one or two requests a row
- * of k) instead of 16-byte copies by every work-item, its landing counted
- * on an mbarrier per ring slot; 2: B too where it is not transposed either
- * (one 64-byte request a column).  The barriers take 8 bytes a slot beside
- * the ring, so at most 3 slots fit; the tiles' rows rotate (nv_at) instead
- * of XOR-ing their chunks, so that a row stays two runs of bytes. */
-#define NV_BULK 0
-#endif
 /* NV_TA, NV_TB (0 or 1, both or neither): compile the main loop for that
  * transpose pair only. */
 #ifndef NV_PROBE
@@ -101,11 +91,8 @@
 #if LOADS_A * 2 * NT != MWG * KWG || LOADS_B * 2 * NT != NWG * KWG
 #error "the tiles must split into whole 16-byte copies per work-item"
 #endif
-#if NSTAGES < 2 || NSTAGES > 4 || NSTAGES * STAGE * 8 + (NV_BULK ? NSTAGES * 8 : 0) > 49152
-#error "NSTAGES must be 2, 3 or 4, and the ring (and its mbarriers) fit in 48 KiB"
-#endif
-#if NV_BULK && (!NV_PAIRS || !NV_CPASYNC || !NV_FAST || KWG != 8)
-#error "NV_BULK needs NV_PAIRS, NV_CPASYNC, NV_FAST and KWG 8"
+#if NSTAGES < 2 || NSTAGES > 4 || NSTAGES * STAGE * 8 > 49152
+#error "NSTAGES must be 2, 3 or 4, and the ring fit in 48 KiB"
 #endif
 
 #if !NV_CPASYNC
@@ -124,15 +111,8 @@
  * tile (two chunks each), so those take chunk XORs 0, 2, 4, 6; and rows v,
  * v + 1 of a tile of rows of 8, which fall in the two halves of the banks
  * as stored. */
-#if NV_BULK /* chunks rotated by those amounts, a row wrapping round */
-#define nv_chunk_paired(v, u, TU) ((((u) >> 1) + (((v) >> 1) & 3) * 2) & ((TU) / 2 - 1))
-#else
-#define nv_chunk_paired(v, u, TU) (((u) >> 1) ^ (((v) >> 1) & 3) * 2)
-#endif
-/* The rotation of row v of a paired tile of long rows under NV_BULK, in doubles. */
-#define nv_rot(v) (((v) >> 1 & 3) * 4)
 #define nv_at(v, u, TU, P)                                                                       \
-  ((P) && (TU) >= 16 ? (v) * (TU) + (nv_chunk_paired(v, u, TU) << 1) + ((u) & 1)              \
+  ((P) && (TU) >= 16 ? (v) * (TU) + ((((u) >> 1) ^ (((v) >> 1) & 3) * 2) << 1) + ((u) & 1)   \
    : (P)             ? (v) * (TU) + (u)                                                        \
                      : (v) * (TU) + ((((u) >> 1) ^ nv_swz(v, TU)) << 1) + ((u) & 1))
 
@@ -305,73 +285,29 @@ static inline void nv_fast_addr(const __global double **p, int *l, const __globa
   }
 }
 
-#if NV_BULK
-/* Whole step k0 of A (not transposed: KWG columns of MWG doubles, each a
- * row of the tile rotated by nv_rot) into `slot` by the copy engine: item
- * j < 2 KWG asks for part j % 2 of row j / 2 (its start, put after the
- * rotation, or the rest, wrapped round to the row's start); with B
- * (NV_BULK 2, B not transposed: NWG columns of KWG doubles, rows of the
- * paired tile as they are) items 32 to 32 + NWG - 1 ask for a column each.
- * Item 0 first tells the slot's mbarrier how many bytes to wait for. */
-static inline void nv_bulk_step(__local double *slot, __local ulong *bar, const __global double *a,
-                                ulong a_off, int lda, const __global double *b, ulong b_off,
-                                int ldb, const bool with_b, int m0, int n0, int k0)
-{
-  const int tid = (int)get_local_id(0);
-  if (tid == 0)
-    nv_mbar_expect(bar, (uint)(TILE_A + (with_b ? TILE_B : 0)) * 8u);
-  if (tid < 2 * KWG) {
-    const int v = tid / 2, r = nv_rot(v);
-    const __global double *src = a + a_off + (ulong)(k0 + v) * (ulong)lda + (ulong)m0;
-    __local double *row = slot + v * MWG;
-    if (tid % 2 == 0)
-      nv_bulk_g2s(row + r, src, (uint)(MWG - r) * 8u, bar);
-    else if (r > 0)
-      nv_bulk_g2s(row, src + (MWG - r), (uint)r * 8u, bar);
-  } else if (with_b && tid >= 32 && tid < 32 + NWG) {
-    const int j = tid - 32;
-    nv_bulk_g2s(slot + TILE_A + j * KWG, b + b_off + (ulong)(n0 + j) * (ulong)ldb + (ulong)k0,
-                KWG * 8u, bar);
-  }
-}
-#endif
-
 /* nv_dmma_loop for a tile inside C with aligned operands: k steps that lie
- * wholly inside k are copied without bounds checks (NV_BULK: by the copy
- * engine, what it takes of them). */
+ * wholly inside k are copied without bounds checks. */
 static inline void nv_dmma_loop_fast(int m, int n, int k, const __global double *a, ulong a_off,
                                      int lda, const int ta, const __global double *b,
                                      ulong b_off, int ldb, const int tb, int m0, int n0, int wm0,
-                                     int wn0, __local double *lds, __local ulong *bars,
+                                     int wn0, __local double *lds,
                                      double4 acc[WTM / 16][WTN / 8] NV_SCRATCH_PARAM)
 {
   const int tiles = (k + KWG - 1) / KWG, full = k / KWG;
   const __global double *pa[LOADS_A], *pb[LOADS_B];
   int la[LOADS_A], lb[LOADS_B];
   const bool P = nv_paired(ta);
-  /* A (and B) by the copy engine */
-  const bool bulk_a = NV_BULK && !ta, bulk_b = NV_BULK == 2 && !ta && !tb;
   if (ta)
     nv_fast_addr(pa, la, a, a_off, lda, 0, m0, KWG, MWG, P);
-  else if (!bulk_a)
+  else
     nv_fast_addr(pa, la, a, a_off, lda, m0, 0, MWG, KWG, P);
   if (tb)
     nv_fast_addr(pb, lb, b, b_off, ldb, n0, 0, NWG, KWG, P);
-  else if (!bulk_b)
+  else
     nv_fast_addr(pb, lb, b, b_off, ldb, 0, n0, KWG, NWG, P);
   const ulong sa = ta ? (ulong)KWG : (ulong)KWG * (ulong)lda;
   const ulong sb = tb ? (ulong)KWG * (ulong)ldb : (ulong)KWG;
   for (int s = 0; s < NSTAGES - 1; s++) {
-#if NV_BULK
-    if (bulk_a && s < full) {
-      nv_bulk_step(lds + s * STAGE, bars + s, a, a_off, lda, b, b_off, ldb, bulk_b, m0, n0,
-                   s * KWG);
-      if (!bulk_b)
-#pragma unroll
-        for (int i = 0; i < LOADS_B; i++)
-          nv_cp16(lds + s * STAGE + TILE_A + lb[i], pb[i] + (ulong)s * sb, 16);
-    } else
-#endif
     if (s < tiles)
       nv_load(lds + s * STAGE, a, a_off, lda, ta, b, b_off, ldb, tb, m, n, k, m0, n0, s * KWG);
     nv_cp_commit();
@@ -383,14 +319,9 @@ static inline void nv_dmma_loop_fast(int m, int n, int k, const __global double 
       if (t >= tiles)
         break;
       nv_cp_wait();
-#if NV_BULK
-      if (bulk_a && t < full)
-        nv_mbar_wait(bars + r, (uint)(t0 / NSTAGES) & 1u);
-#endif
       barrier(CLK_LOCAL_MEM_FENCE);
       const int ahead = t + NSTAGES - 1;
-      const int at = (r + NSTAGES - 1) % NSTAGES;
-      __local double *slot = lds + at * STAGE;
+      __local double *slot = lds + (r + NSTAGES - 1) % NSTAGES * STAGE;
       if (ahead < full) {
 #if NV_PROBE == 2
 #define NV_CP16_CA(t, p)                                                                         \
@@ -405,19 +336,12 @@ static inline void nv_dmma_loop_fast(int m, int n, int k, const __global double 
         for (int i = 0; i < LOADS_B; i++)
           NV_CP16_CA(slot + TILE_A + lb[i], pb[i] + (ulong)(ahead % NSTAGES) * sb);
 #elif NV_PROBE == 0
-#if NV_BULK
-        if (bulk_a)
-          nv_bulk_step(slot, bars + at, a, a_off, lda, b, b_off, ldb, bulk_b, m0, n0,
-                       ahead * KWG);
-        else
-#endif
 #pragma unroll
-          for (int i = 0; i < LOADS_A; i++)
-            nv_cp16(slot + la[i], pa[i] + (ulong)ahead * sa, 16);
-        if (!bulk_b)
+        for (int i = 0; i < LOADS_A; i++)
+          nv_cp16(slot + la[i], pa[i] + (ulong)ahead * sa, 16);
 #pragma unroll
-          for (int i = 0; i < LOADS_B; i++)
-            nv_cp16(slot + TILE_A + lb[i], pb[i] + (ulong)ahead * sb, 16);
+        for (int i = 0; i < LOADS_B; i++)
+          nv_cp16(slot + TILE_A + lb[i], pb[i] + (ulong)ahead * sb, 16);
 #endif
       } else if (ahead < tiles) {
         nv_load(slot, a, a_off, lda, ta, b, b_off, ldb, tb, m, n, k, m0, n0, ahead * KWG);
@@ -433,22 +357,20 @@ static inline void nv_dmma_loop_fast(int m, int n, int k, const __global double 
 static inline void nv_dmma_pair(int m, int n, int k, const __global double *a, ulong a_off,
                                 int lda, const int ta, const __global double *b, ulong b_off,
                                 int ldb, const int tb, int m0, int n0, int wm0, int wn0,
-                                __local double *lds, __local ulong *bars,
+                                __local double *lds,
                                 double4 acc[WTM / 16][WTN / 8] NV_SCRATCH_PARAM)
 {
   const bool fast =
     ((a_off | (ulong)lda | b_off | (ulong)ldb) & 1) == 0 && m0 + MWG <= m && n0 + NWG <= n;
   if (fast)
     nv_dmma_loop_fast(m, n, k, a, a_off, lda, ta, b, b_off, ldb, tb, m0, n0, wm0, wn0, lds,
-                      bars, acc NV_SCRATCH);
+                      acc NV_SCRATCH);
   else
     nv_dmma_loop(m, n, k, a, a_off, lda, ta, b, b_off, ldb, tb, m0, n0, wm0, wn0, lds,
                  acc NV_SCRATCH);
 }
 #else
-#define nv_dmma_pair(m, n, k, a, a_off, lda, ta, b, b_off, ldb, tb, m0, n0, wm0, wn0, lds, bars,  \
-                     ...)                                                                        \
-  nv_dmma_loop(m, n, k, a, a_off, lda, ta, b, b_off, ldb, tb, m0, n0, wm0, wn0, lds, __VA_ARGS__)
+#define nv_dmma_pair nv_dmma_loop
 #endif
 
 __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void dgemm_nv_mma(
@@ -458,17 +380,6 @@ __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void dgemm_nv_mma(
   int ldcout)
 {
   __local double2 lds[NSTAGES * STAGE / 2];
-#if NV_BULK
-  __local ulong bars[NSTAGES]; /* one mbarrier a ring slot, its copies' landing */
-  if (get_local_id(0) == 0) {
-    for (int s = 0; s < NSTAGES; s++)
-      nv_mbar_init(bars + s, 1u);
-    nv_mbar_init_fence();
-  }
-  barrier(CLK_LOCAL_MEM_FENCE);
-#else
-  __local ulong *bars = 0;
-#endif
   NV_SCRATCH_DECL
   const int2 tile = nv_tile_of_group(m, n);
   const int m0 = tile.x * MWG, n0 = tile.y * NWG;
@@ -484,20 +395,20 @@ __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void dgemm_nv_mma(
 
 #ifdef NV_TA /* only the pair given at build time (ta and tb must match it) */
   nv_dmma_pair(m, n, k, a, a_off, lda, NV_TA, b, b_off, ldb, NV_TB, m0, n0, wm0, wn0, base,
-               bars, acc NV_SCRATCH);
+               acc NV_SCRATCH);
 #else
   if (ta && tb)
     nv_dmma_pair(m, n, k, a, a_off, lda, 1, b, b_off, ldb, 1, m0, n0, wm0, wn0, base,
-                 bars, acc NV_SCRATCH);
+                 acc NV_SCRATCH);
   else if (ta)
     nv_dmma_pair(m, n, k, a, a_off, lda, 1, b, b_off, ldb, 0, m0, n0, wm0, wn0, base,
-                 bars, acc NV_SCRATCH);
+                 acc NV_SCRATCH);
   else if (tb)
     nv_dmma_pair(m, n, k, a, a_off, lda, 0, b, b_off, ldb, 1, m0, n0, wm0, wn0, base,
-                 bars, acc NV_SCRATCH);
+                 acc NV_SCRATCH);
   else
     nv_dmma_pair(m, n, k, a, a_off, lda, 0, b, b_off, ldb, 0, m0, n0, wm0, wn0, base,
-                 bars, acc NV_SCRATCH);
+                 acc NV_SCRATCH);
 #endif
 
 #ifdef NV_TA

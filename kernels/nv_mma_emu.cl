@@ -130,22 +130,6 @@ static inline void nv_cp16(__local void *t, const __global void *p, int bytes)
 static inline void nv_cp_commit(void) {}
 static inline void nv_cp_wait(void) {}
 
-/* cp.async.bulk and its mbarriers: the copy is done at once by the work-item
- * that asks for it (the kernels read it only after a work-group barrier),
- * so the barriers have nothing to count. */
-static inline void nv_mbar_init(__local ulong *bar, uint arrivals) {}
-static inline void nv_mbar_init_fence(void) {}
-static inline void nv_mbar_expect(__local ulong *bar, uint bytes) {}
-static inline void nv_mbar_wait(__local ulong *bar, uint parity) {}
-static inline void nv_bulk_g2s(__local void *t, const __global void *p, uint bytes,
-                               __local ulong *bar)
-{
-  __local uchar *d = (__local uchar *)t;
-  const __global uchar *s = (const __global uchar *)p;
-  for (uint i = 0; i < bytes; i++)
-    d[i] = s[i];
-}
-
 /* fma.rn.f16x2: d = a * b + c on the two halves of each word (low half
  * first), in float and rounded to half (the product of two halves is
  * exact in float; the sum is rounded twice, which the tests' tolerance for

@@ -83,55 +83,6 @@ static inline void nv_cp_wait_2(void) { asm volatile("cp.async.wait_group 0;" : 
 static inline void nv_cp_wait_3(void) { asm volatile("cp.async.wait_group 1;" : : : "memory"); }
 static inline void nv_cp_wait_4(void) { asm volatile("cp.async.wait_group 2;" : : : "memory"); }
 
-/* The copy engine (sm_90): `bytes` (a multiple of 16, both addresses
- * 16-byte aligned) from global p to local t by cp.async.bulk, counted on
- * the mbarrier at bar when they land.  An mbarrier is a 64-bit word of
- * local memory: nv_mbar_init gives it the arrivals that end each of its
- * phases, nv_mbar_expect arrives and adds the bytes the phase waits for,
- * nv_mbar_wait waits for the phase of the given parity to end. */
-static inline void nv_mbar_init(__local ulong *bar, uint arrivals)
-{
-  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;"
-               :
-               : "r"((uint)(size_t)bar), "r"(arrivals)
-               : "memory");
-}
-
-/* After nv_mbar_init, before any thread or the copy engine uses the barriers. */
-static inline void nv_mbar_init_fence(void)
-{
-  asm volatile("fence.mbarrier_init.release.cluster;" : : : "memory");
-}
-
-static inline void nv_mbar_expect(__local ulong *bar, uint bytes)
-{
-  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;"
-               :
-               : "r"((uint)(size_t)bar), "r"(bytes)
-               : "memory");
-}
-
-static inline void nv_bulk_g2s(__local void *t, const __global void *p, uint bytes,
-                               __local ulong *bar)
-{
-  asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];"
-               :
-               : "r"((uint)(size_t)t), "l"((ulong)(size_t)p), "r"(bytes), "r"((uint)(size_t)bar)
-               : "memory");
-}
-
-static inline void nv_mbar_wait(__local ulong *bar, uint parity)
-{
-  uint done;
-  do
-    asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; "
-                 "selp.u32 %0, 1, 0, p; }"
-                 : "=r"(done)
-                 : "r"((uint)(size_t)bar), "r"(parity)
-                 : "memory");
-  while (!done);
-}
-
 /* fma.rn.f16x2: d = a * b + c on the two halves of each word. */
 static inline uint nv_hfma2(uint a, uint b, uint c)
 {
