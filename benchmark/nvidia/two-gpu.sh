@@ -13,6 +13,8 @@
 # (TWO_LEAD_SIZES) on GPU 0 and on both, with leading passes over k (the default two; on
 # both, op(A) packed once slab by slab) and without (HOPBLAS_OPENCL_LEAD_PASSES=0),
 # alternating, two rounds, the phases of the first; TWO_LEAD_SETTINGS: DEVICE:PASSES pairs.
+# hostbw: the host's memory bandwidth, copies and reads by 1 to all cores (bin/hostbw), the
+# ceiling of calls whose staging copies and DMA share it.
 set -u
 P=/tmp/two; mkdir -p $P
 trap 'tar czf $OUT/two.tgz -C $P . 2>/dev/null; exit' EXIT TERM INT
@@ -25,6 +27,7 @@ want() { case " $steps " in *" $1 "*) return 0 ;; esac; return 1; }
 nvidia-smi -L >$P/gpus.txt 2>&1; cat $P/gpus.txt
 HOPBLAS_DEVICE=all $dir/bin/hopblas info >$P/info.txt 2>&1; grep -iE "device|split" $P/info.txt | head -8
 want contract && { step contract; shared_contract 100 1536; }
+want hostbw && { step hostbw; timeout 120 $dir/bin/hostbw 2048 "$(nproc)" 3 | tee $P/hostbw.txt; }
 want host && for dev in 0 all; do
   step "host $dev"
   HOPBLAS_DEVICE=$dev HOPBLAS_VERBOSE=2 timeout 150 $B --sizes 8192,16384 --engines hopblas --mode host \
