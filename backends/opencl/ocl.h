@@ -354,8 +354,13 @@ int hop_ocl_copy_threads_wanted(const struct hop_ocl_state *st);
 /* How many devices share calls (split.c): each pool takes its share of the cores. */
 void hop_ocl_copy_devices(int devices);
 /* copy_stream.c: memcpy for copies nothing reads again soon (streaming
- * stores on x86), visible to other threads on return. */
+ * stores on x86, 32 bytes wide where the CPU has AVX2), visible to other
+ * threads on return. */
 void hop_ocl_copy_bytes(void *dst, const void *src, size_t n);
+/* The same with stores `width` (16 or 32) bytes wide, for the tests;
+ * returns the width it used: 0 (memcpy) for short copies, other widths and
+ * where the CPU has no such stores, 16 for 32 where the build has no AVX2. */
+int hop_ocl_copy_bytes_wide(void *dst, const void *src, size_t n, int width);
 void hop_ocl_copy_release(struct hop_ocl_state *st);
 
 /* transfer.c: pool buffers and host <-> block copies. */

@@ -4,8 +4,11 @@
  * reads, by 1, 2, 4, ... up to `threads` threads, each on its own share of
  * buffers that the same thread first touched.  Prints GB/s of bytes
  * copied and of memory traffic (a streamed copy reads and writes each byte
- * once), best and median of `reps`.
- *   hostbw [mib=2048] [threads=all cores] [reps=5] */
+ * once), best and median of `reps`.  Then, at the widest, the copy as the
+ * engine writes C back: in runs of `run` KiB (a tile's column), by
+ * backends/opencl/copy_stream.c's 16-byte streaming stores, by memcpy, and
+ * by its 32-byte ones where the CPU has AVX2.
+ *   hostbw [mib=2048] [threads=all cores] [reps=5] [run=64] */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <stdint.h>
@@ -15,10 +18,17 @@
 #include <time.h>
 #include <unistd.h>
 
+/* copy_stream.c: stores `width` bytes wide; returns the width it used */
+int hop_ocl_copy_bytes_wide(void *dst, const void *src, size_t n, int width);
+
+enum how { COPY, READ, RUNS_STREAM16, RUNS_MEMCPY, RUNS_STREAM32 };
+static size_t run_bytes = 64 << 10;
+
+
 struct share {
   unsigned char *src, *dst;
   size_t bytes;
-  int read_only;
+  enum how how;
   pthread_barrier_t *start;
   double sum; /* what the reads add up, so they are not dropped */
 };
@@ -34,14 +44,22 @@ static void *run(void *arg)
 {
   struct share *s = arg;
   pthread_barrier_wait(s->start);
-  if (s->read_only) {
+  if (s->how == READ) {
     const uint64_t *p = (const uint64_t *)s->src;
     uint64_t a = 0, b = 0, c = 0, d = 0;
     for (size_t i = 0; i + 4 <= s->bytes / 8; i += 4)
       a += p[i], b += p[i + 1], c += p[i + 2], d += p[i + 3];
     s->sum = (double)(a + b + c + d);
-  } else {
+  } else if (s->how == COPY) {
     memcpy(s->dst, s->src, s->bytes);
+  } else {
+    for (size_t at = 0; at < s->bytes; at += run_bytes) {
+      size_t n = s->bytes - at < run_bytes ? s->bytes - at : run_bytes;
+      if (s->how == RUNS_MEMCPY)
+        memcpy(s->dst + at, s->src + at, n);
+      else
+        hop_ocl_copy_bytes_wide(s->dst + at, s->src + at, n, s->how == RUNS_STREAM32 ? 32 : 16);
+    }
   }
   pthread_barrier_wait(s->start);
   return NULL;
@@ -62,7 +80,7 @@ static int cmp(const void *x, const void *y)
 }
 
 /* One timed pass of `threads` threads: seconds from the start to the last end. */
-static double pass(unsigned char *src, unsigned char *dst, size_t bytes, int threads, int read_only,
+static double pass(unsigned char *src, unsigned char *dst, size_t bytes, int threads, enum how how,
                    double *sink)
 {
   pthread_t tid[256];
@@ -71,7 +89,7 @@ static double pass(unsigned char *src, unsigned char *dst, size_t bytes, int thr
   pthread_barrier_init(&start, NULL, (unsigned)threads + 1);
   size_t per = bytes / (size_t)threads / 4096 * 4096;
   for (int i = 0; i < threads; i++) {
-    sh[i] = (struct share){src + (size_t)i * per, dst + (size_t)i * per, per, read_only, &start, 0};
+    sh[i] = (struct share){src + (size_t)i * per, dst + (size_t)i * per, per, how, &start, 0};
     pthread_create(&tid[i], NULL, run, &sh[i]);
   }
   pthread_barrier_wait(&start);
@@ -91,8 +109,10 @@ int main(int argc, char **argv)
   size_t mib = argc > 1 ? (size_t)atol(argv[1]) : 2048;
   int most = argc > 2 ? atoi(argv[2]) : (int)sysconf(_SC_NPROCESSORS_ONLN);
   int reps = argc > 3 ? atoi(argv[3]) : 5;
-  if (most < 1 || most > 256 || reps < 1 || mib < 1) {
-    fprintf(stderr, "usage: hostbw [mib] [threads 1-256] [reps]\n");
+  if (argc > 4)
+    run_bytes = (size_t)atol(argv[4]) << 10;
+  if (most < 1 || most > 256 || reps < 1 || mib < 1 || run_bytes < 4096) {
+    fprintf(stderr, "usage: hostbw [mib] [threads 1-256] [reps] [run KiB >= 4]\n");
     return 2;
   }
   size_t bytes = mib << 20;
@@ -106,7 +126,7 @@ int main(int argc, char **argv)
   struct share sh[256];
   size_t per = bytes / (size_t)most / 4096 * 4096;
   for (int i = 0; i < most; i++) {
-    sh[i] = (struct share){src + (size_t)i * per, dst + (size_t)i * per, per, 0, NULL, 0};
+    sh[i] = (struct share){src + (size_t)i * per, dst + (size_t)i * per, per, COPY, NULL, 0};
     pthread_create(&tid[i], NULL, touch, &sh[i]);
   }
   for (int i = 0; i < most; i++)
@@ -117,7 +137,7 @@ int main(int argc, char **argv)
     double t[2][64];
     for (int r = 0; r < reps && r < 64; r++)
       for (int ro = 0; ro < 2; ro++)
-        t[ro][r] = pass(src, dst, bytes, threads, ro, &sink);
+        t[ro][r] = pass(src, dst, bytes, threads, ro ? READ : COPY, &sink);
     double moved = (double)(bytes / (size_t)threads / 4096 * 4096) * threads;
     for (int ro = 0; ro < 2; ro++)
       qsort(t[ro], (size_t)reps, sizeof t[ro][0], cmp);
@@ -127,6 +147,22 @@ int main(int argc, char **argv)
     fflush(stdout);
     if (threads >= most)
       break;
+  }
+  const char *name[] = {[RUNS_STREAM16] = "16-byte streaming", [RUNS_MEMCPY] = "memcpy",
+                        [RUNS_STREAM32] = "32-byte streaming"};
+  for (enum how how = RUNS_STREAM16; how <= RUNS_STREAM32; how++) {
+    unsigned char probe[8192];
+    if (how != RUNS_MEMCPY &&
+        hop_ocl_copy_bytes_wide(probe, probe + 4096, 4096, how == RUNS_STREAM32 ? 32 : 16) !=
+          (how == RUNS_STREAM32 ? 32 : 16))
+      continue; /* no such stores here */
+    double t[64];
+    for (int r = 0; r < reps && r < 64; r++)
+      t[r] = pass(src, dst, bytes, most, how, &sink);
+    qsort(t, (size_t)reps, sizeof t[0], cmp);
+    double moved = (double)(bytes / (size_t)most / 4096 * 4096) * most;
+    printf("threads %3d  runs of %zu KiB by %-18s copy %7.1f / %7.1f\n", most, run_bytes >> 10,
+           name[how], moved / t[0] / 1e9, moved / t[reps / 2] / 1e9);
   }
   return sink == -1.0; /* never: keeps the reads */
 }

@@ -43,6 +43,12 @@ test_opencl_setup_arith_SOURCES = test/opencl/setup-arith.c backends/registry.c
 test_opencl_setup_arith_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/backends/opencl
 test_opencl_setup_arith_LDFLAGS = -no-install
 test_opencl_setup_arith_LDADD = libhopcore.la -lm
+# copy-bytes: backends/opencl/copy_stream.c's copy at each store width (pipeline.test).
+check_PROGRAMS += test/opencl/copy-bytes
+test_opencl_copy_bytes_SOURCES = test/opencl/copy-bytes.c backends/registry.c
+test_opencl_copy_bytes_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/backends/opencl
+test_opencl_copy_bytes_LDFLAGS = -no-install
+test_opencl_copy_bytes_LDADD = libhopcore.la -lm
 # A stub OpenCL driver (never installed) for valgrind and object counts: stub.test.
 check_LTLIBRARIES += test/opencl/libhopstub.la
 test_opencl_libhopstub_la_SOURCES = test/opencl/stub-icd.c test/opencl/stub-icd-gemm.c \
