@@ -54,17 +54,8 @@ __attribute__((target("avx2"))) static size_t stream32(unsigned char *d, const u
   return i;
 }
 
-static bool has_avx2(void)
-{
-  static int known; /* 0 unknown, 1 no, 2 yes; any thread may set it, to the same value */
-  int v = __atomic_load_n(&known, __ATOMIC_RELAXED);
-  if (v == 0) {
-    __builtin_cpu_init();
-    v = __builtin_cpu_supports("avx2") ? 2 : 1;
-    __atomic_store_n(&known, v, __ATOMIC_RELAXED);
-  }
-  return v == 2;
-}
+/* libgcc's constructor has read the CPU's features by the time anything copies. */
+static bool has_avx2(void) { return __builtin_cpu_supports("avx2"); }
 #else
 #define HAVE_STREAM32 0
 #endif
