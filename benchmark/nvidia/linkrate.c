@@ -7,7 +7,8 @@
  *
  *   linkrate [MIB [REPS]]     (default 256 MiB, 5 reps; first OpenCL GPU,
  *                              else the first device)
- *   linkrate --contexts [MIB [REPS]]   (two GPUs: pinned memory across contexts) */
+ *   linkrate --contexts [MIB [REPS]]   (two GPUs: pinned memory across contexts)
+ *   linkrate --host-ptr [MIB [REPS]]   (the caller's own memory as a buffer) */
 #define _POSIX_C_SOURCE 200809L
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
@@ -15,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <pthread.h>
 
 static double now(void)
 {
@@ -127,10 +129,150 @@ static int contexts(size_t mib, int nreps)
   return 0;
 }
 
+/* --host-ptr: could the engine upload an operand straight from the
+ * caller's memory, without packing it into pinned buffers first?  A
+ * CL_MEM_USE_HOST_PTR buffer over page-aligned malloc'd memory: the time to
+ * create it, the first copy from it into a device buffer (where a driver
+ * that pins the pages pins them) and the next ones, and its release; beside
+ * a plain write from that memory (the driver's own staging) and from
+ * pinned memory.  Medians of REPS. */
+static int cmp_double(const void *x, const void *y)
+{
+  double a = *(const double *)x, b = *(const double *)y;
+  return (a > b) - (a < b);
+}
+
+struct pin_job {
+  cl_context ctx;
+  unsigned char *at;
+  size_t len;
+  cl_mem buf;
+  pthread_barrier_t *start;
+};
+
+static void *pin_one(void *arg)
+{
+  struct pin_job *j = arg;
+  cl_int err;
+  pthread_barrier_wait(j->start);
+  j->buf = clCreateBuffer(j->ctx, CL_MEM_USE_HOST_PTR | CL_MEM_READ_WRITE, j->len, j->at, &err);
+  check(err, "clCreateBuffer (USE_HOST_PTR, a share)");
+  return NULL;
+}
+
+/* The time to create `threads` USE_HOST_PTR buffers over equal shares of h
+ * at once, each on a thread of its own, then to copy them all into d. */
+static void pin_shares(cl_context ctx, cl_command_queue q, cl_mem d, unsigned char *h, int threads,
+                       double *create_s, double *copy_s, double *release_s)
+{
+  pthread_t tid[64];
+  struct pin_job job[64];
+  pthread_barrier_t start;
+  pthread_barrier_init(&start, NULL, (unsigned)threads);
+  size_t per = bytes / (size_t)threads / 4096 * 4096;
+  for (int i = 0; i < threads; i++)
+    job[i] = (struct pin_job){ctx, h + (size_t)i * per, per, NULL, &start};
+  double t0 = now();
+  for (int i = 1; i < threads; i++)
+    pthread_create(&tid[i], NULL, pin_one, &job[i]);
+  pin_one(&job[0]);
+  for (int i = 1; i < threads; i++)
+    pthread_join(tid[i], NULL);
+  double t1 = now();
+  for (int i = 0; i < threads; i++)
+    check(clEnqueueCopyBuffer(q, job[i].buf, d, 0, (size_t)i * per, per, 0, NULL, NULL), "copy");
+  check(clFinish(q), "clFinish");
+  double t2 = now();
+  for (int i = 0; i < threads; i++)
+    clReleaseMemObject(job[i].buf);
+  clFinish(q);
+  *create_s = t1 - t0, *copy_s = t2 - t1, *release_s = now() - t2;
+  pthread_barrier_destroy(&start);
+}
+
+static int host_ptr(size_t mib, int nreps)
+{
+  bytes = mib << 20;
+  reps = nreps < 1 ? 1 : nreps > 64 ? 64 : nreps;
+  cl_platform_id plat;
+  cl_device_id dev;
+  cl_int err;
+  check(clGetPlatformIDs(1, &plat, NULL), "clGetPlatformIDs");
+  if (clGetDeviceIDs(plat, CL_DEVICE_TYPE_GPU, 1, &dev, NULL) != CL_SUCCESS)
+    check(clGetDeviceIDs(plat, CL_DEVICE_TYPE_ALL, 1, &dev, NULL), "clGetDeviceIDs");
+  cl_context ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
+  check(err, "clCreateContext");
+  cl_command_queue q = clCreateCommandQueue(ctx, dev, 0, &err);
+  check(err, "clCreateCommandQueue");
+  cl_mem d = device(ctx), pm;
+  void *pin = pinned(ctx, q, &pm);
+  void *h = aligned_alloc(4096, bytes);
+  if (h == NULL)
+    return 2;
+  memset(h, 3, bytes);
+  double create[64], first[64], next[64], release[64];
+  for (int r = 0; r < reps; r++) {
+    double t0 = now();
+    cl_mem u = clCreateBuffer(ctx, CL_MEM_USE_HOST_PTR | CL_MEM_READ_ONLY, bytes, h, &err);
+    check(err, "clCreateBuffer (USE_HOST_PTR)");
+    double t1 = now();
+    check(clEnqueueCopyBuffer(q, u, d, 0, 0, bytes, 0, NULL, NULL), "copy");
+    check(clFinish(q), "clFinish");
+    double t2 = now();
+    check(clEnqueueCopyBuffer(q, u, d, 0, 0, bytes, 0, NULL, NULL), "copy");
+    check(clFinish(q), "clFinish");
+    double t3 = now();
+    clReleaseMemObject(u);
+    clFinish(q);
+    double t4 = now();
+    create[r] = t1 - t0, first[r] = t2 - t1, next[r] = t3 - t2, release[r] = t4 - t3;
+  }
+  double *all[] = {create, first, next, release};
+  for (int i = 0; i < 4; i++)
+    qsort(all[i], (size_t)reps, sizeof(double), cmp_double);
+  int m = reps / 2;
+  printf("linkrate --host-ptr, %zu MiB, medians of %d: USE_HOST_PTR buffer created in %.2f ms, first copy "
+         "into the device %.1f GB/s (%.2f ms), next %.1f GB/s, released in %.2f ms; a write from that "
+         "memory %.1f GB/s, from pinned %.1f GB/s\n",
+         bytes >> 20, reps, create[m] * 1e3, (double)bytes * 1e-9 / first[m], first[m] * 1e3,
+         (double)bytes * 1e-9 / next[m], release[m] * 1e3, rate(1, &q, &d, h), rate(1, &q, &d, pin));
+  for (int threads = 4; threads <= 16; threads *= 2) {
+    double c = 0, k = 0, rel = 0;
+    pin_shares(ctx, q, d, h, threads, &c, &k, &rel);
+    printf("linkrate --host-ptr, %zu MiB in %d shares created at once on %d threads: created in %.2f ms, "
+           "copied into the device at %.1f GB/s, released in %.2f ms\n",
+           bytes >> 20, threads, threads, c * 1e3, (double)bytes * 1e-9 / k, rel * 1e3);
+  }
+  /* results the other way: the device writes a USE_HOST_PTR buffer, mapping it reads them back */
+  double back[64];
+  for (int r = 0; r < reps; r++) {
+    cl_mem u = clCreateBuffer(ctx, CL_MEM_USE_HOST_PTR | CL_MEM_READ_WRITE, bytes, h, &err);
+    check(err, "clCreateBuffer (USE_HOST_PTR, results)");
+    check(clEnqueueCopyBuffer(q, d, u, 0, 0, bytes, 0, NULL, NULL), "copy back");
+    check(clFinish(q), "clFinish");
+    double t0 = now();
+    void *p = clEnqueueMapBuffer(q, u, CL_TRUE, CL_MAP_READ, 0, bytes, 0, NULL, NULL, &err);
+    check(err, "clEnqueueMapBuffer (results)");
+    back[r] = now() - t0;
+    if (p != h)
+      printf("linkrate --host-ptr: the mapping is not the caller's memory\n");
+    check(clEnqueueUnmapMemObject(q, u, p, 0, NULL, NULL), "unmap");
+    clReleaseMemObject(u);
+    clFinish(q);
+  }
+  qsort(back, (size_t)reps, sizeof(double), cmp_double);
+  printf("linkrate --host-ptr, %zu MiB of results written by the device into a USE_HOST_PTR buffer: "
+         "mapped back into the caller's memory at %.1f GB/s (median)\n",
+         bytes >> 20, (double)bytes * 1e-9 / back[m]);
+  return 0;
+}
+
 int main(int argc, char **argv)
 {
   if (argc > 1 && strcmp(argv[1], "--contexts") == 0)
     return contexts(argc > 2 ? (size_t)atol(argv[2]) : 256, argc > 3 ? atoi(argv[3]) : 5);
+  if (argc > 1 && strcmp(argv[1], "--host-ptr") == 0)
+    return host_ptr(argc > 2 ? (size_t)atol(argv[2]) : 256, argc > 3 ? atoi(argv[3]) : 5);
   size_t mib = argc > 1 ? (size_t)atol(argv[1]) : 256, bytes = mib << 20;
   int reps = argc > 2 ? atoi(argv[2]) : 5;
   cl_platform_id plat;
