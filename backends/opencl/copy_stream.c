@@ -64,7 +64,9 @@ int hop_ocl_copy_bytes_wide(void *dst, const void *src, size_t n, int width)
 {
   unsigned char *d = dst;
   const unsigned char *s = src;
-#if !HAVE_STREAM32
+#if HAVE_STREAM32
+  width = width == 32 && !has_avx2() ? 16 : width;
+#else
   width = width == 32 ? 16 : width;
 #endif
   if (n < STREAM_MIN || (width != 16 && width != 32)) {
@@ -89,11 +91,7 @@ int hop_ocl_copy_bytes_wide(void *dst, const void *src, size_t n, int width)
 
 void hop_ocl_copy_bytes(void *dst, const void *src, size_t n)
 {
-#if HAVE_STREAM32
-  hop_ocl_copy_bytes_wide(dst, src, n, has_avx2() ? 32 : 16);
-#else
-  hop_ocl_copy_bytes_wide(dst, src, n, 16);
-#endif
+  hop_ocl_copy_bytes_wide(dst, src, n, 32); /* the widest this CPU has */
 }
 #else
 int hop_ocl_copy_bytes_wide(void *dst, const void *src, size_t n, int width)

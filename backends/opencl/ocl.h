@@ -359,7 +359,7 @@ void hop_ocl_copy_devices(int devices);
 void hop_ocl_copy_bytes(void *dst, const void *src, size_t n);
 /* The same with stores `width` (16 or 32) bytes wide, for the tests;
  * returns the width it used: 0 (memcpy) for short copies, other widths and
- * where the CPU has no such stores, 16 for 32 where the build has no AVX2. */
+ * CPUs without streaming stores; 16 for 32 where the CPU or build has no AVX2. */
 int hop_ocl_copy_bytes_wide(void *dst, const void *src, size_t n, int width);
 void hop_ocl_copy_release(struct hop_ocl_state *st);
 
