@@ -13,8 +13,9 @@ trap 'tar czf $OUT/ab.tgz -C $P . 2>/dev/null; exit' EXIT TERM INT
 other=${AB_OTHER:-.device/h200-old}
 base=${LD_LIBRARY_PATH#"$dir/lib:"} # the carried packages' libraries
 for r in $(seq 1 "${AB_ROUNDS:-3}"); do
-  for d in "$other" "$dir"; do
-    name=$(basename "$d")-dev${AB_DEVICE:-0}-$r
+  for side in a b; do # a: the other pack, b: this tree's (the same pack twice keeps both runs)
+    if [ $side = a ]; then d=$other; else d=$dir; fi
+    name=$side-$(basename "$d")-dev${AB_DEVICE:-0}-$r
     HOPBLAS_DEVICE=${AB_DEVICE:-0} HOPBLAS_VERBOSE=3 LD_LIBRARY_PATH=$d/lib:$base timeout 150 \
       "$d/bin/hopblas" bench --sizes "${AB_SIZES:-8192}" --engines hopblas --mode host \
       --dtype "${AB_DTYPES:-d}" --min-time 0.3 --reps 3 >$P/$name.txt 2>&1
