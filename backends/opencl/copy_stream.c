@@ -35,7 +35,6 @@ static size_t stream16(unsigned char *d, const unsigned char *s, size_t n)
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
-#define HAVE_STREAM32 1
 /* The same with 32-byte stores, d aligned to 32 (a multiple of 128). */
 __attribute__((target("avx2"))) static size_t stream32(unsigned char *d, const unsigned char *s,
                                                        size_t n)
@@ -57,18 +56,19 @@ __attribute__((target("avx2"))) static size_t stream32(unsigned char *d, const u
 /* libgcc's constructor has read the CPU's features by the time anything copies. */
 static bool has_avx2(void) { return __builtin_cpu_supports("avx2"); }
 #else
-#define HAVE_STREAM32 0
+static bool has_avx2(void) { return false; }
+/* Never called: without AVX2 every copy takes 16-byte stores. */
+static size_t stream32(unsigned char *d, const unsigned char *s, size_t n)
+{
+  return stream16(d, s, n);
+}
 #endif
 
 int hop_ocl_copy_bytes_wide(void *dst, const void *src, size_t n, int width)
 {
   unsigned char *d = dst;
   const unsigned char *s = src;
-#if HAVE_STREAM32
   width = width == 32 && !has_avx2() ? 16 : width;
-#else
-  width = width == 32 ? 16 : width;
-#endif
   if (n < STREAM_MIN || (width != 16 && width != 32)) {
     memcpy(d, s, n);
     return 0;
@@ -77,11 +77,7 @@ int hop_ocl_copy_bytes_wide(void *dst, const void *src, size_t n, int width)
   size_t head = (align - ((uintptr_t)d & (align - 1))) & (align - 1);
   memcpy(d, s, head);
   d += head, s += head, n -= head;
-#if HAVE_STREAM32
   size_t i = width == 32 ? stream32(d, s, n) : stream16(d, s, n);
-#else
-  size_t i = stream16(d, s, n);
-#endif
   memcpy(d + i, s + i, n - i);
   /* Streaming stores are weakly ordered: make them visible before whoever
    * waits for this copy (the thread that hands out the shares) goes on. */

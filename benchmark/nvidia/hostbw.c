@@ -24,7 +24,6 @@ int hop_ocl_copy_bytes_wide(void *dst, const void *src, size_t n, int width);
 enum how { COPY, READ, RUNS_STREAM16, RUNS_MEMCPY, RUNS_STREAM32 };
 static size_t run_bytes = 64 << 10;
 
-
 struct share {
   unsigned char *src, *dst;
   size_t bytes;

@@ -14,9 +14,9 @@
 #include <CL/cl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <pthread.h>
 #include <string.h>
 #include <time.h>
-#include <pthread.h>
 
 static double now(void)
 {
@@ -129,13 +129,6 @@ static int contexts(size_t mib, int nreps)
   return 0;
 }
 
-/* --host-ptr: could the engine upload an operand straight from the
- * caller's memory, without packing it into pinned buffers first?  A
- * CL_MEM_USE_HOST_PTR buffer over page-aligned malloc'd memory: the time to
- * create it, the first copy from it into a device buffer (where a driver
- * that pins the pages pins them) and the next ones, and its release; beside
- * a plain write from that memory (the driver's own staging) and from
- * pinned memory.  Medians of REPS. */
 static int cmp_double(const void *x, const void *y)
 {
   double a = *(const double *)x, b = *(const double *)y;
@@ -190,6 +183,13 @@ static void pin_shares(cl_context ctx, cl_command_queue q, cl_mem d, unsigned ch
   pthread_barrier_destroy(&start);
 }
 
+/* --host-ptr: could the engine upload an operand straight from the
+ * caller's memory, without packing it into pinned buffers first?  A
+ * CL_MEM_USE_HOST_PTR buffer over page-aligned malloc'd memory: the time to
+ * create it, the first copy from it into a device buffer (where a driver
+ * that pins the pages pins them) and the next ones, and its release; beside
+ * a plain write from that memory (the driver's own staging) and from
+ * pinned memory.  Medians of REPS. */
 static int host_ptr(size_t mib, int nreps)
 {
   bytes = mib << 20;
