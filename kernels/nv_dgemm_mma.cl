@@ -13,12 +13,23 @@
  * per transpose pair, and tiles inside C with aligned operands copied
  * without bounds checks (NV_FAST).
  *
- * The defaults, 128 x 64 tiles of 4 warps (each 64 x 32) and a 4-step ring,
- * let two work-groups share an SM, so that while one waits at its barrier
- * the other keeps the tensor cores busy: 42.4 TFLOPS at n = 8192 on the
- * H200 against 38.4 for 128 x 128 tiles of 8 warps, one per SM (their
- * registers fill the SM's).  Loading a step's fragments before the last
- * step's mma (a second set of fragment registers) spilled and ran slower.
+ * The defaults, 128 x 64 tiles of 4 warps (each 64 x 32) and a 4-step ring
+ * in 48 KiB, let two work-groups share an SM, so that while one waits at
+ * its barrier the other keeps the tensor cores busy: 42.4 TFLOPS at n = 8192
+ * on the H200 against 38.4 for 128 x 128 tiles of 8 warps, one per SM
+ * (their registers fill the SM's).  Loading a step's fragments before the
+ * last step's mma (a second set of fragment registers) spilled and ran
+ * slower.
+ *
+ * Where a work-group may declare more local memory (NV_LDS_MAX; sm_90's
+ * 227 KiB), one 128 x 128 work-group per SM wins instead once its barriers
+ * are rarer and its copies hide behind its own mma: a ring slot holds KSUB
+ * steps (one barrier each), and with NV_SPREAD the next slot's cp.async
+ * copies are issued a few at a time between the rows of the current slot's
+ * mma, not in a burst before them.  KSUB 4, NSTAGES 3 (192 KiB): 54.8 /
+ * 56.8 TFLOPS at n = 4096 / 8192 through the engine on the H200, against
+ * 45.7 / 42.8 for the defaults; larger slots without the spreading ran
+ * about 40.
  *
  * The local tiles are not padded (48 KiB hold four 128 x 64 x 8 steps in
  * double, or three 128 x 128 x 8, two padded ones): a tile stored with u
@@ -45,8 +56,17 @@
 #ifndef GROUPM
 #define GROUPM 8 /* work-groups along m that run side by side (L2 reuse of B) */
 #endif
+#ifndef KSUB
+#define KSUB 1 /* KWG steps that one ring slot holds and one barrier covers */
+#endif
 #ifndef NSTAGES
-#define NSTAGES 4 /* steps in the local-memory ring (2, 3 or 4) */
+#define NSTAGES 4 /* slots in the local-memory ring (2 to 8) */
+#endif
+#ifndef NV_LDS_MAX
+/* Local memory a work-group may declare: the 48 KiB NVIDIA's OpenCL
+ * reports, unless the build asks for more (the H200's SM holds 227 KiB, and
+ * its OpenCL runs kernels that declare more than 48 KiB). */
+#define NV_LDS_MAX 49152
 #endif
 #ifndef NV_CPASYNC
 #define NV_CPASYNC 1 /* 1: tiles by cp.async; 0: synchronously through registers */
@@ -65,6 +85,17 @@
 #define NV_PAIRS 1
 #endif
 #define nv_paired(ta) (NV_PAIRS && !(ta))
+#ifndef NV_UNROLL_RING
+/* 1: the fast loop is unrolled over the ring's slots (their offsets
+ * constants); 0: one copy of its body, for large slots. */
+#define NV_UNROLL_RING 1
+#endif
+#ifndef NV_SPREAD
+/* 1: the fast loop issues the next slot's copies between the rows of the
+ * current slot's mma instead of all before them (asm volatile keeps both in
+ * source order). */
+#define NV_SPREAD 0
+#endif
 /* NV_TA, NV_TB (0 or 1, both or neither): compile the main loop for that
  * transpose pair only. */
 #ifndef NV_PROBE
@@ -80,7 +111,8 @@
 #define WTN (NWG / WARPN) /* a warp's columns */
 #define TILE_A (MWG * KWG)
 #define TILE_B (NWG * KWG)
-#define STAGE (TILE_A + TILE_B)
+#define STAGE (TILE_A + TILE_B) /* one KWG step */
+#define SLOT (KSUB * STAGE)        /* one ring slot: KSUB steps */
 #define LOADS_A (MWG * KWG / 2 / NT) /* 16-byte copies per work-item per step */
 #define LOADS_B (NWG * KWG / 2 / NT)
 #define LOADS_MAX (LOADS_A > LOADS_B ? LOADS_A : LOADS_B)
@@ -88,11 +120,14 @@
 #if WTM % 16 != 0 || WTN % 8 != 0 || (KWG != 8 && KWG != 16) || MWG % 16 != 0 || NWG % 16 != 0
 #error "a warp's block must be whole 16 x 8 mma tiles, KWG 8 or 16, MWG and NWG multiples of 16"
 #endif
+#if NV_SPREAD && KWG != 8
+#error "NV_SPREAD spreads steps of KWG 8"
+#endif
 #if LOADS_A * 2 * NT != MWG * KWG || LOADS_B * 2 * NT != NWG * KWG
 #error "the tiles must split into whole 16-byte copies per work-item"
 #endif
-#if NSTAGES < 2 || NSTAGES > 4 || NSTAGES * STAGE * 8 > 49152
-#error "NSTAGES must be 2, 3 or 4, and the ring fit in 48 KiB"
+#if NSTAGES < 2 || NSTAGES > 8 || KSUB < 1 || NSTAGES * SLOT * 8 > NV_LDS_MAX
+#error "NSTAGES must be 2 to 8, KSUB at least 1, and the ring fit in NV_LDS_MAX bytes"
 #endif
 
 #if !NV_CPASYNC
@@ -168,8 +203,8 @@ static inline void nv_load_one(__local double *t, const __global double *x, ulon
   }
 }
 
-/* Step k0 of A and B into the ring slot at `slot`. */
-static inline void nv_load(__local double *slot, const __global double *a, ulong a_off, int lda,
+/* Step k0 of A and B into `slot`. */
+static inline void nv_load_step(__local double *slot, const __global double *a, ulong a_off, int lda,
                            const int ta, const __global double *b, ulong b_off, int ldb,
                            const int tb, int m, int n, int k, int m0, int n0, int k0)
 {
@@ -183,6 +218,17 @@ static inline void nv_load(__local double *slot, const __global double *a, ulong
     nv_load_one(slot + TILE_A, b, b_off, ldb, n, k, n0, k0, NWG, KWG, b_vec, P);
   else /* [n][k] */
     nv_load_one(slot + TILE_A, b, b_off, ldb, k, n, k0, n0, KWG, NWG, b_vec, P);
+}
+
+/* The KSUB steps from k0 into the ring slot at `slot`. */
+static inline void nv_load(__local double *slot, const __global double *a, ulong a_off, int lda,
+                           const int ta, const __global double *b, ulong b_off, int ldb,
+                           const int tb, int m, int n, int k, int m0, int n0, int k0)
+{
+#pragma unroll
+  for (int j = 0; j < KSUB; j++)
+    nv_load_step(slot + j * STAGE, a, a_off, lda, ta, b, b_off, ldb, tb, m, n, k, m0, n0,
+                 k0 + j * KWG);
 }
 
 /* The A fragment (rows g, g+8; columns c, c+4) of the 16 x 8 block at
@@ -240,6 +286,16 @@ static inline void nv_multiply(const __local double *at, const __local double *b
   }
 }
 
+/* acc += the products of one ring slot's KSUB steps. */
+static inline void nv_multiply_slot(const __local double *slot, const int ta, const int tb,
+                                    int wm0, int wn0,
+                                    double4 acc[WTM / 16][WTN / 8] NV_SCRATCH_PARAM)
+{
+#pragma unroll
+  for (int j = 0; j < KSUB; j++)
+    nv_multiply(slot + j * STAGE, slot + j * STAGE + TILE_A, ta, tb, wm0, wn0, acc NV_SCRATCH);
+}
+
 /* The main loop for one transpose pair: acc += op(A) op(B) for the
  * work-group's tile at (m0, n0) and this warp's block at (wm0, wn0). */
 static inline void nv_dmma_loop(int m, int n, int k, const __global double *a, ulong a_off,
@@ -248,10 +304,11 @@ static inline void nv_dmma_loop(int m, int n, int k, const __global double *a, u
                                 __local double *lds,
                                 double4 acc[WTM / 16][WTN / 8] NV_SCRATCH_PARAM)
 {
-  const int tiles = (k + KWG - 1) / KWG;
+  const int tiles = (k + KWG * KSUB - 1) / (KWG * KSUB);
   for (int s = 0; s < NSTAGES - 1; s++) {
     if (s < tiles)
-      nv_load(lds + s * STAGE, a, a_off, lda, ta, b, b_off, ldb, tb, m, n, k, m0, n0, s * KWG);
+      nv_load(lds + s * SLOT, a, a_off, lda, ta, b, b_off, ldb, tb, m, n, k, m0, n0,
+              s * KWG * KSUB);
     nv_cp_commit();
   }
   for (int t = 0; t < tiles; t++) {
@@ -261,11 +318,10 @@ static inline void nv_dmma_loop(int m, int n, int k, const __global double *a, u
     barrier(CLK_LOCAL_MEM_FENCE);
     const int ahead = t + NSTAGES - 1;
     if (ahead < tiles)
-      nv_load(lds + ahead % NSTAGES * STAGE, a, a_off, lda, ta, b, b_off, ldb, tb, m, n, k, m0,
-              n0, ahead * KWG);
+      nv_load(lds + ahead % NSTAGES * SLOT, a, a_off, lda, ta, b, b_off, ldb, tb, m, n, k, m0,
+              n0, ahead * KWG * KSUB);
     nv_cp_commit();
-    __local double *cur = lds + t % NSTAGES * STAGE;
-    nv_multiply(cur, cur + TILE_A, ta, tb, wm0, wn0, acc NV_SCRATCH);
+    nv_multiply_slot(lds + t % NSTAGES * SLOT, ta, tb, wm0, wn0, acc NV_SCRATCH);
   }
 }
 
@@ -285,7 +341,48 @@ static inline void nv_fast_addr(const __global double **p, int *l, const __globa
   }
 }
 
-/* nv_dmma_loop for a tile inside C with aligned operands: k steps that lie
+#if NV_SPREAD && NV_PROBE == 0
+/* nv_multiply_slot of `cur`, with the copies of the slot at `next` (KSUB
+ * steps from `step`) issued a share before each row of 16 of the mma. */
+static inline void nv_multiply_spread(const __local double *cur, const int ta, const int tb,
+                                      int wm0, int wn0, __local double *next,
+                                      const __global double *const *pa, const int *la,
+                                      const __global double *const *pb, const int *lb, ulong sa,
+                                      ulong sb, ulong step, bool copy,
+                                      double4 acc[WTM / 16][WTN / 8] NV_SCRATCH_PARAM)
+{
+  const int per = LOADS_A + LOADS_B, rows = KSUB * (WTM / 16), copies = KSUB * per;
+#pragma unroll
+  for (int j = 0; j < KSUB; j++) {
+    const __local double *at = cur + j * STAGE, *bt = at + TILE_A;
+    double2 fb[WTN / 8];
+#pragma unroll
+    for (int jn = 0; jn < WTN / 8; jn++)
+      fb[jn] = nv_frag_b(bt, ta, tb, wn0 + jn * 8, 0);
+#pragma unroll
+    for (int i = 0; i < WTM / 16; i++) {
+      const int r = j * (WTM / 16) + i;
+      if (copy) {
+#pragma unroll
+        for (int q = r * copies / rows; q < (r + 1) * copies / rows; q++) {
+          const int qj = q / per, qi = q % per;
+          if (qi < LOADS_A)
+            nv_cp16(next + qj * STAGE + la[qi], pa[qi] + (step + (ulong)qj) * sa, 16);
+          else
+            nv_cp16(next + qj * STAGE + TILE_A + lb[qi - LOADS_A],
+                    pb[qi - LOADS_A] + (step + (ulong)qj) * sb, 16);
+        }
+      }
+      const double4 fa = nv_frag_a(at, ta, wm0 + i * 16, 0);
+#pragma unroll
+      for (int jn = 0; jn < WTN / 8; jn++)
+        nv_mma_f64(&acc[i][jn], fa, fb[jn] NV_SCRATCH);
+    }
+  }
+}
+#endif
+
+/* nv_dmma_loop for a tile inside C with aligned operands: slots that lie
  * wholly inside k are copied without bounds checks. */
 static inline void nv_dmma_loop_fast(int m, int n, int k, const __global double *a, ulong a_off,
                                      int lda, const int ta, const __global double *b,
@@ -293,7 +390,7 @@ static inline void nv_dmma_loop_fast(int m, int n, int k, const __global double 
                                      int wn0, __local double *lds,
                                      double4 acc[WTM / 16][WTN / 8] NV_SCRATCH_PARAM)
 {
-  const int tiles = (k + KWG - 1) / KWG, full = k / KWG;
+  const int tiles = (k + KWG * KSUB - 1) / (KWG * KSUB), full = k / (KWG * KSUB);
   const __global double *pa[LOADS_A], *pb[LOADS_B];
   int la[LOADS_A], lb[LOADS_B];
   const bool P = nv_paired(ta);
@@ -309,11 +406,16 @@ static inline void nv_dmma_loop_fast(int m, int n, int k, const __global double 
   const ulong sb = tb ? (ulong)KWG * (ulong)ldb : (ulong)KWG;
   for (int s = 0; s < NSTAGES - 1; s++) {
     if (s < tiles)
-      nv_load(lds + s * STAGE, a, a_off, lda, ta, b, b_off, ldb, tb, m, n, k, m0, n0, s * KWG);
+      nv_load(lds + s * SLOT, a, a_off, lda, ta, b, b_off, ldb, tb, m, n, k, m0, n0,
+              s * KWG * KSUB);
     nv_cp_commit();
   }
   for (int t0 = 0; t0 < tiles; t0 += NSTAGES) {
+#if NV_UNROLL_RING
 #pragma unroll
+#else
+#pragma unroll 1
+#endif
     for (int r = 0; r < NSTAGES; r++) {
       const int t = t0 + r;
       if (t >= tiles)
@@ -321,7 +423,18 @@ static inline void nv_dmma_loop_fast(int m, int n, int k, const __global double 
       nv_cp_wait();
       barrier(CLK_LOCAL_MEM_FENCE);
       const int ahead = t + NSTAGES - 1;
-      __local double *slot = lds + (r + NSTAGES - 1) % NSTAGES * STAGE;
+      __local double *slot = lds + (r + NSTAGES - 1) % NSTAGES * SLOT;
+#if NV_SPREAD && NV_PROBE == 0
+      /* copies for a slot inside k spread over this slot's mma; the rest
+       * (bounds-checked, at most the last slot) before them */
+      if (ahead >= full && ahead < tiles)
+        nv_load(slot, a, a_off, lda, ta, b, b_off, ldb, tb, m, n, k, m0, n0,
+                ahead * KWG * KSUB);
+      nv_multiply_spread(lds + r * SLOT, ta, tb, wm0, wn0, slot, pa, la, pb, lb, sa, sb,
+                         (ulong)ahead * KSUB, ahead < full, acc NV_SCRATCH);
+      nv_cp_commit();
+      continue;
+#endif
       if (ahead < full) {
 #if NV_PROBE == 2
 #define NV_CP16_CA(t, p)                                                                         \
@@ -330,28 +443,37 @@ static inline void nv_dmma_loop_fast(int m, int n, int k, const __global double 
                : "r"((uint)(size_t)(t)), "l"((ulong)(size_t)(p))                                \
                : "memory")
 #pragma unroll
-        for (int i = 0; i < LOADS_A; i++)
-          NV_CP16_CA(slot + la[i], pa[i] + (ulong)(ahead % NSTAGES) * sa);
+        for (int j = 0; j < KSUB; j++) {
+          const ulong step = (ulong)(ahead % NSTAGES * KSUB + j);
 #pragma unroll
-        for (int i = 0; i < LOADS_B; i++)
-          NV_CP16_CA(slot + TILE_A + lb[i], pb[i] + (ulong)(ahead % NSTAGES) * sb);
+          for (int i = 0; i < LOADS_A; i++)
+            NV_CP16_CA(slot + j * STAGE + la[i], pa[i] + step * sa);
+#pragma unroll
+          for (int i = 0; i < LOADS_B; i++)
+            NV_CP16_CA(slot + j * STAGE + TILE_A + lb[i], pb[i] + step * sb);
+        }
 #elif NV_PROBE == 0
 #pragma unroll
-        for (int i = 0; i < LOADS_A; i++)
-          nv_cp16(slot + la[i], pa[i] + (ulong)ahead * sa, 16);
+        for (int j = 0; j < KSUB; j++) {
+          const ulong step = (ulong)ahead * KSUB + (ulong)j;
 #pragma unroll
-        for (int i = 0; i < LOADS_B; i++)
-          nv_cp16(slot + TILE_A + lb[i], pb[i] + (ulong)ahead * sb, 16);
+          for (int i = 0; i < LOADS_A; i++)
+            nv_cp16(slot + j * STAGE + la[i], pa[i] + step * sa, 16);
+#pragma unroll
+          for (int i = 0; i < LOADS_B; i++)
+            nv_cp16(slot + j * STAGE + TILE_A + lb[i], pb[i] + step * sb, 16);
+        }
 #endif
       } else if (ahead < tiles) {
-        nv_load(slot, a, a_off, lda, ta, b, b_off, ldb, tb, m, n, k, m0, n0, ahead * KWG);
+        nv_load(slot, a, a_off, lda, ta, b, b_off, ldb, tb, m, n, k, m0, n0,
+                ahead * KWG * KSUB);
       }
       nv_cp_commit();
-      __local double *cur = lds + r * STAGE;
-      nv_multiply(cur, cur + TILE_A, ta, tb, wm0, wn0, acc NV_SCRATCH);
+      nv_multiply_slot(lds + r * SLOT, ta, tb, wm0, wn0, acc NV_SCRATCH);
     }
   }
 }
+
 
 /* The fast loop where the tile allows it, else the general one. */
 static inline void nv_dmma_pair(int m, int n, int k, const __global double *a, ulong a_off,
@@ -379,7 +501,7 @@ __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void dgemm_nv_mma(
   const __global double *cin, ulong cin_off, int ldcin, __global double *cout, ulong cout_off,
   int ldcout)
 {
-  __local double2 lds[NSTAGES * STAGE / 2];
+  __local double2 lds[NSTAGES * SLOT / 2];
   NV_SCRATCH_DECL
   const int2 tile = nv_tile_of_group(m, n);
   const int m0 = tile.x * MWG, n0 = tile.y * NWG;

@@ -75,13 +75,17 @@ static inline void nv_cp_commit(void) { asm volatile("cp.async.commit_group;" : 
 
 /* Wait until the copies of the step about to be multiplied have landed:
  * NSTAGES - 2 younger groups may still be in flight.  A macro, because
- * NSTAGES (2, 3 or 4) is the kernel's, defined after this file. */
+ * NSTAGES (2 to 8) is the kernel's, defined after this file. */
 #define nv_cp_wait() NV_CP_WAIT_OF(NSTAGES)
 #define NV_CP_WAIT_OF(stages) NV_CP_WAIT_OF_(stages)
 #define NV_CP_WAIT_OF_(stages) nv_cp_wait_##stages()
 static inline void nv_cp_wait_2(void) { asm volatile("cp.async.wait_group 0;" : : : "memory"); }
 static inline void nv_cp_wait_3(void) { asm volatile("cp.async.wait_group 1;" : : : "memory"); }
 static inline void nv_cp_wait_4(void) { asm volatile("cp.async.wait_group 2;" : : : "memory"); }
+static inline void nv_cp_wait_5(void) { asm volatile("cp.async.wait_group 3;" : : : "memory"); }
+static inline void nv_cp_wait_6(void) { asm volatile("cp.async.wait_group 4;" : : : "memory"); }
+static inline void nv_cp_wait_7(void) { asm volatile("cp.async.wait_group 5;" : : : "memory"); }
+static inline void nv_cp_wait_8(void) { asm volatile("cp.async.wait_group 6;" : : : "memory"); }
 
 /* fma.rn.f16x2: d = a * b + c on the two halves of each word. */
 static inline uint nv_hfma2(uint a, uint b, uint c)

@@ -74,11 +74,19 @@ static const struct hop_ocl_nv_unit fma_wide[4] = {
    * of local memory in double, the device's whole): 9.9 TFLOPS at n = 8192
    * there, against 5.8 with the generic defaults (doc/PERFORMANCE.md).  The
    * fp64 tensor cores (mma.sync f64) are still to come. */
-  /* dgemm on the FP64 tensor cores (sm_90): mma.m16n8k8 .f64, 128x64
-   * tiles of 4 warps, a 4-step cp.async ring, two work-groups on each SM
-   * (one's barrier is the other's turn): 42.4 TFLOPS over 132 SMs on the
-   * H200 at n = 8192 (median; 38.4 with 128x128 tiles of 8 warps, one per
-   * SM).  Preferred to fp64-64x128 where it is built. */
+  /* dgemm on the FP64 tensor cores (sm_90): mma.m16n8k8 .f64.  Where the
+   * SM gives a work-group 227 KiB of local memory (more than the 48 KiB
+   * NVIDIA's OpenCL reports, but its kernels may declare it): 128x128 tiles
+   * of 8 warps, one work-group per SM, a 3-slot ring of 4 k steps each
+   * (192 KiB), the next slot's copies issued between the current slot's mma:
+   * 54.8 / 56.8 TFLOPS at n = 4096 / 8192 on the H200 through the engine
+   * (cuBLAS 59.1 / 54.8 in the same call), against 45.7 / 42.8 for the
+   * 48 KiB tile, 128x64 of 4 warps with a 4-step ring, two work-groups per
+   * SM, kept for the other GPUs.  Preferred to
+   * fp64-64x128 where it is built. */
+  dmma_large = {"dmma-128x128", "nv_dgemm_mma.cl",
+                "-DNWG=128 -DWARPN=4 -DKSUB=4 -DNSTAGES=3 -DNV_SPREAD=1 -DNV_LDS_MAX=232448", true,
+                {[HOP_OCL_DGEMM] = "dgemm_nv_mma"}, {128, 128, 32, 256, 1, 0, 0, 0, 0, 0}, 386, 1, -1},
   dmma = {"dmma-128x64", "nv_dgemm_mma.cl", "", true, {[HOP_OCL_DGEMM] = "dgemm_nv_mma"},
           {128, 64, 8, 128, 1, 0, 0, 0, 0, 0}, 161, 2, -1},
   fp64 = {"fp64-64x128", "gemm_generic.cl",
@@ -116,7 +124,7 @@ int hop_ocl_nv_unit_list(const struct hop_ocl_nv *nv, const struct hop_ocl_nv_un
   if (nv->fp64)
     out[n++] = &fp64;
   if (nv->dmma)
-    out[n++] = &dmma;
+    out[n++] = nv->dmma_large ? &dmma_large : &dmma;
   out[n++] = &batch;
   out[n++] = &batch_fp64;
   _Static_assert(4 + 3 + 1 + 2 + 2 <= HOP_OCL_UNITS, "the table outgrew HOP_OCL_UNITS");

@@ -16,6 +16,7 @@ struct hop_ocl_nv {
   bool f16x2;            /* HOPBLAS_OPENCL_FP16=accumulate: hgemm/shgemm in half arithmetic */
   bool fp64;             /* the device has cl_khr_fp64: the double program is built */
   bool dmma;             /* and FP64 tensor cores of sm_90 (mma m16n8k8 .f64), or their emulation */
+  bool dmma_large;       /* and 227 KiB of local memory a work-group (sm_90, sm_100) */
   char gate_why[120];    /* the probe's result, or the emulation */
   unsigned used;         /* this call: bit u = st->prog.unit[u] launched */
   int split;             /* HOPBLAS_OPENCL_NV_SPLITK: 0 auto, -1 off, N slices */

@@ -119,6 +119,10 @@ bool hop_ocl_nv_setup(struct hop_ocl_state *st, char *why, size_t len)
                       sizeof major, &major, NULL) != CL_SUCCESS)
     major = 0;
   nv->dmma = nv->fp64 && (nv->emulate || major >= 9);
+  /* NVIDIA's OpenCL reports 48 KiB of local memory, but runs kernels that
+   * declare more, up to the SM's opt-in limit: 227 KiB on sm_90 and sm_100
+   * (99 KiB on sm_120), so the 192 KiB dgemm tile only there. */
+  nv->dmma_large = nv->dmma && (nv->emulate || major == 9 || major == 10);
   /* Half arithmetic is opt-in, as in the image families; `products` has no
    * kernel here (the tensor cores already take half products). */
   const char *fp16 = hop_config_get("HOPBLAS_OPENCL_FP16");
