@@ -14,7 +14,7 @@ const struct hop_config_key hop_opencl_keys[] = {
   {"HOPBLAS_OPENCL_MAX_ALLOC", "largest OpenCL buffer in bytes (0 = the device's limit)", HOP_KEY_VALUE},
   {"HOPBLAS_OPENCL_COPY_THREADS", "threads copying host memory <-> staging (0 = auto, 1 = none)", HOP_KEY_VALUE},
   {"HOPBLAS_OPENCL_COPY_CHUNKS", "pieces per copy thread a host copy is cut into, taken in turn (4)", HOP_KEY_VALUE},
-  {"HOPBLAS_OPENCL_CHUNK", "staged: bytes per upload and C read-back part (0 = 8 MiB); trsm's read-back shares", HOP_KEY_VALUE},
+  {"HOPBLAS_OPENCL_CHUNK", "staged: bytes per upload and C read-back part (0 = 8 MiB, 16 MiB for calls with 1 GiB of A and B); trsm's read-back shares", HOP_KEY_VALUE},
   {"HOPBLAS_OPENCL_OPERAND_SLOTS", "staged: device slots for each of A's and B's blocks, 2 to 8 (3): B panels uploaded this far ahead; set, no leading passes", HOP_KEY_VALUE},
   {"HOPBLAS_OPENCL_LEAD_MIN_INTENSITY", "staged: the least flops per byte of A and B of a call that takes leading passes (500)", HOP_KEY_VALUE},
   {"HOPBLAS_OPENCL_LEAD_PASSES", "staged, A in row blocks: passes over every tile that compute k to about k/2 first, so the link stays ahead of the device (2; 0 = tile order)", HOP_KEY_VALUE},

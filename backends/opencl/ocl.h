@@ -421,10 +421,14 @@ bool hop_ocl_plan_make(const struct hop_call *g, enum hop_ocl_memory mem, size_t
 
 /* run.c: A's row blocks in a staged call (HOPBLAS_OPENCL_ROW_BLOCKS). */
 int hop_ocl_row_blocks(struct hop_ocl_state *st);
-/* run.c: bytes per upload and per read-back part (HOPBLAS_OPENCL_CHUNK, else 8 MiB). */
+/* run.c: bytes per upload and per read-back part (HOPBLAS_OPENCL_CHUNK, else 8 MiB;
+ * a large call may take more, hop_ocl_call_chunk). */
 size_t hop_ocl_chunk_bytes(struct hop_ocl_state *st);
 /* The same without keeping it (hopblas info). */
 size_t hop_ocl_chunk_planned(const struct hop_ocl_state *st);
+/* A staged call's bytes per upload: `planned`, or 16 MiB for a call with
+ * ab_bytes of A and B of 1 GiB or more where the chunk is not configured. */
+size_t hop_ocl_call_chunk(size_t planned, bool configured, double ab_bytes, size_t cap);
 /* run.c: the whole call; C is final, or untouched (error status returned). */
 enum hop_status hop_ocl_run(struct hop_ocl_state *st, const struct hop_call *g);
 

@@ -25,8 +25,12 @@
 /* Bytes per upload: on the H200 8 MiB kept the link busier than 4 (each
  * transfer costs a fixed time: 4 MiB ones moved 43 GB/s, 8 MiB ones 52)
  * and made the host's copies cheaper: zgemm 8192 from host memory 122 ms
- * against 188, dgemm 36 against 41 (doc/PERFORMANCE.md). */
-enum { CHUNK_DEFAULT = 8 << 20 };
+ * against 188, dgemm 36 against 41.  Calls with 1 GiB of A and B or more
+ * take 16 MiB: their kernels keep pace with the link, and fewer, longer
+ * uploads and packs keep it busier (dgemm and zgemm 8192; sgemm and
+ * hgemm, a quarter of that, lost with 16) (doc/PERFORMANCE.md). */
+enum { CHUNK_DEFAULT = 8 << 20, CHUNK_LARGE = 16 << 20 };
+static const double LARGE_CALL_AB = 1073741824.0; /* bytes of A and B */
 enum { ROW_BLOCKS_DEFAULT = 2 }; /* A's row blocks in a staged call (plan.c) */
 bool hop_ocl_call_fail(struct hop_ocl_call *c, cl_int err, const char *what)
 {
@@ -592,6 +596,13 @@ size_t hop_ocl_chunk_bytes(struct hop_ocl_state *st)
   return st->pool.chunk;
 }
 
+size_t hop_ocl_call_chunk(size_t planned, bool configured, double ab_bytes, size_t cap)
+{
+  if (configured || planned != CHUNK_DEFAULT || ab_bytes < LARGE_CALL_AB || cap < CHUNK_LARGE)
+    return planned;
+  return CHUNK_LARGE;
+}
+
 /* Zero-copy wraps each operand in a new buffer object per call, a few
  * driver round trips that dwarf a tiny call (PoCL: 90 us against 58 us
  * staged for 4x4x4); copying a few KiB into the kept buffers is cheaper. */
@@ -639,7 +650,9 @@ enum hop_status hop_ocl_run(struct hop_ocl_state *st, const struct hop_call *g)
   c.done_cols = calloc(c.ntiles, sizeof *c.done_cols);
   if (c.done_cols == NULL)
     return HOP_ERR_NOMEM;
-  c.sg.chunk = hop_ocl_chunk_bytes(st);
+  double ab = ((double)g->m + (double)g->n) * (double)g->k * (double)hop_dtype_ab_size(g->dtype);
+  c.sg.chunk = hop_ocl_call_chunk(hop_ocl_chunk_bytes(st), hop_config_int("HOPBLAS_OPENCL_CHUNK", 0, 1L << 30, 0) != 0,
+                                  ab, st->cap);
   struct hop_ocl_timeline timeline = {0};
   c.sg.tl = hop_ocl_timeline_wanted() ? &timeline : NULL;
   c.lead.passes = hop_ocl_lead_passes(&c, choose_slots(&c));

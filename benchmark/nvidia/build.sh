@@ -6,6 +6,7 @@
 set -eu
 mkdir -p .device/bin .device/debs
 gcc -std=c11 -O2 -Wall -Wextra -o .device/bin/clprobe benchmark/nvidia/clprobe.c -lOpenCL -lm
+gcc -std=c11 -O2 -Wall -Wextra -o .device/bin/ptxpatch benchmark/nvidia/ptxpatch.c -lOpenCL
 gcc -std=gnu11 -O2 -Wall -Wextra -o .device/bin/linkrate benchmark/nvidia/linkrate.c -lOpenCL -lpthread
 gcc -std=gnu11 -O2 -Wall -Wextra -o .device/bin/hostbw benchmark/nvidia/hostbw.c backends/opencl/copy_stream.c \
   -Ibackends/opencl -Iinclude -Icore -I_build -I. -lpthread
