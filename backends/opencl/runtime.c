@@ -375,11 +375,18 @@ void hop_ocl_runtime_describe(const struct hop_ocl_state *st, FILE *out)
   fprintf(out, "  host memory: %s (%s)\n", st->memory == HOP_OCL_ZERO_COPY ? "zero-copy" : "staged",
           st->memory_why);
   int threads = hop_ocl_copy_threads_wanted(st);
+  size_t chunk = hop_ocl_chunk_planned(st);
+  bool configured = hop_config_int("HOPBLAS_OPENCL_CHUNK", 0, 1L << 30, 0) != 0;
+  size_t large = hop_ocl_call_chunk(chunk, configured, 1e300, st->cap);
+  char large_note[64] = "";
+  if (large != chunk)
+    snprintf(large_note, sizeof large_note, " (%.1f MiB with 1 GiB of A and B)",
+             (double)large / (1 << 20));
   fprintf(out,
-          "  host copies: %d thread%s%s; staged uploads of %.1f MiB; staged s and d calls add "
+          "  host copies: %d thread%s%s; staged uploads of %.1f MiB%s; staged s and d calls add "
           "beta C on the host (C never goes up)\n",
           threads < 1 ? 1 : threads, threads > 1 ? "s" : "",
-          threads > 1 ? "" : " (the calling thread)", (double)hop_ocl_chunk_planned(st) / (1 << 20));
+          threads > 1 ? "" : " (the calling thread)", (double)chunk / (1 << 20), large_note);
   fprintf(out, "  subnormal floats: %s\n",
           !st->flushes ? "kept (CL_FP_DENORM)"
           : hop_ocl_device(st)->flushes
