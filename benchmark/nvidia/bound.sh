@@ -38,7 +38,7 @@ if want variants; then
   cat $P/variants.txt
 fi
 if want trans; then
-  dmma "${BOUND_TRANS:-dmma-128x64-w2x2k8s4}" | while read -r label file kernel dt local tile defs; do
+  dmma "${BOUND_TRANS:-dmma-128x128-k8x4s3L-spread}" | while read -r label file kernel dt local tile defs; do
     for tr in TN NT TT; do probe "$label" "$file" "$kernel" "$dt" "$local" "$tile" "$defs" 8192 $tr; done
   done >>$P/variants.txt
   cat $P/variants.txt
@@ -52,7 +52,7 @@ if want regs; then # ptxas's register and spill counts of each dmma variant
   cat $P/regs.txt
 fi
 if want sweep; then # every transpose pair on edge shapes, odd ld and offsets, beta 0 with NaN in C
-  dmma "${BOUND_SWEEP:-dmma-128x64-w2x2k8s4}" | while read -r label file kernel dt local tile defs; do
+  dmma "${BOUND_SWEEP:-dmma-128x128-k8x4s3L-spread}" | while read -r label file kernel dt local tile defs; do
     for tr in NN TN NT TT; do
       for shape in "-m 130 -n 136 -k 40 -p 3 -o 5 -b 0.5" "-m 257 -n 129 -k 300" "-m 300 -n 260 -k 264" "-m 1 -n 1 -k 1"; do
         # shellcheck disable=SC2086 # the shape's options, one word each
