@@ -2,12 +2,15 @@
 # Interposition overhead for n <= 16: instructions per call counted by
 # callgrind (repeatable, load-independent), OpenBLAS alone against hopblas
 # preloaded, plus wall-clock ns per call.  Usage: overhead.sh BUILD_DIR
+# OVERHEAD_THREADS=2: OpenBLAS starts a worker thread, so the process has
+# threads and the fast path's calls pass hopblas's fork guard (core/fork_guard.c).
 set -eu
 build=${1:-_build}
 lib=$(cd "$build" && pwd)/.libs/libhopblas.so.0
 prog=$(mktemp -d)/overhead
 gcc -O2 -o "$prog" "$(dirname "$0")/overhead.c" -lopenblas
-export OPENBLAS_NUM_THREADS=1 # tiny calls run on one thread anyway; keeps counts repeatable
+# Tiny calls run on one thread anyway; one thread keeps counts repeatable.
+export OPENBLAS_NUM_THREADS=${OVERHEAD_THREADS:-1}
 calls=2000
 count() { # instructions of the whole run; $1 is the library to preload, or ""
   preload=$1

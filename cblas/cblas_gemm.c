@@ -67,8 +67,9 @@ __attribute__((noinline)) static void xgemm_through_core(enum hop_dtype dt, cons
 }
 
 /* Tiny calls the CPU would get anyway: OpenBLAS checks and computes them
- * (hop_fast_path_takes).  alpha == 0 stays with us: OpenBLAS would read A
- * and B (NaN propagates). */
+ * (hop_fast_path_takes), a fork() in another thread waiting for them
+ * (hop_fast_entries).  alpha == 0 stays with us: OpenBLAS would read A and B
+ * (NaN propagates). */
 HOP_EXPORT void HOP_CBLAS_NAME(sgemm)(int order, int transa, int transb, hop_blas_int m,
                                       hop_blas_int n, hop_blas_int k, float alpha, const float *a,
                                       hop_blas_int lda, const float *b, hop_blas_int ldb,
@@ -77,7 +78,8 @@ HOP_EXPORT void HOP_CBLAS_NAME(sgemm)(int order, int transa, int transb, hop_bla
   const struct hop_fast_path *fast = HOP_BLAS_FAST_PATH();
   if (hop_float_nonzero(alpha) &&
       hop_fast_path_takes(fast, HOP_DTYPE_S, m, n, k, lda, ldb, ldc))
-    fast->e.cblas_sgemm(order, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    hop_fast_entries(fast)->cblas_sgemm(order, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta,
+                                        c, ldc);
   else
     sgemm_through_core(order, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
@@ -91,7 +93,8 @@ HOP_EXPORT void HOP_CBLAS_NAME(dgemm)(int order, int transa, int transb, hop_bla
   const struct hop_fast_path *fast = HOP_BLAS_FAST_PATH();
   if (hop_double_nonzero(alpha) &&
       hop_fast_path_takes(fast, HOP_DTYPE_D, m, n, k, lda, ldb, ldc))
-    fast->e.cblas_dgemm(order, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    hop_fast_entries(fast)->cblas_dgemm(order, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta,
+                                        c, ldc);
   else
     dgemm_through_core(order, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
@@ -106,7 +109,8 @@ HOP_EXPORT void HOP_CBLAS_NAME(cgemm)(int order, int transa, int transb, hop_bla
   const struct hop_fast_path *fast = HOP_BLAS_FAST_PATH();
   if (hop_cfloat_nonzero(alpha) &&
       hop_fast_path_takes(fast, HOP_DTYPE_C, m, n, k, lda, ldb, ldc))
-    fast->e.cblas_cgemm(order, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    hop_fast_entries(fast)->cblas_cgemm(order, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta,
+                                        c, ldc);
   else
     xgemm_through_core(HOP_DTYPE_C, HOP_CBLAS_SYMBOL(cgemm), "CGEMM ", order, transa, transb, m,
                        n, k, alpha, a, lda, b, ldb, beta, c, ldc);
@@ -122,7 +126,8 @@ HOP_EXPORT void HOP_CBLAS_NAME(zgemm)(int order, int transa, int transb, hop_bla
   const struct hop_fast_path *fast = HOP_BLAS_FAST_PATH();
   if (hop_cdouble_nonzero(alpha) &&
       hop_fast_path_takes(fast, HOP_DTYPE_Z, m, n, k, lda, ldb, ldc))
-    fast->e.cblas_zgemm(order, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    hop_fast_entries(fast)->cblas_zgemm(order, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta,
+                                        c, ldc);
   else
     xgemm_through_core(HOP_DTYPE_Z, HOP_CBLAS_SYMBOL(zgemm), "ZGEMM ", order, transa, transb, m,
                        n, k, alpha, a, lda, b, ldb, beta, c, ldc);

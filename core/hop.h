@@ -7,6 +7,7 @@
 #define HOP_H
 
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -492,6 +493,7 @@ struct hop_fast_path {
    * 0 where OpenBLAS's entry points for it were not found. */
   uint64_t max_mnk[HOP_DTYPE_COUNT];
   struct hop_direct_entries e;
+  struct hop_direct_entries guarded; /* e's, each between hop_blas_enter and hop_blas_leave */
 };
 /* hop_fast_path_off (every max_mnk 0: no call qualifies, so the entry points
  * need no NULL test) until the first call through core/ has set it up, or
@@ -539,6 +541,66 @@ static inline bool hop_fast_path_takes(const struct hop_fast_path *fast, enum ho
   return (uint64_t)(lda | ldb | ldc) < HOP_FAST_PATH_LD_LIMIT &&
          hop_fast_path_mnk(m, n, k) < fast->max_mnk[dt];
 }
+/* ---- fork() while threads run in the CPU BLAS (core/fork_guard.c) -------
+ * Every call into a loaded BLAS, the fast path's included, sits between
+ * hop_blas_enter and hop_blas_leave: a fork() waits until no thread is
+ * inside (OpenBLAS leaves a child its locks as the parent's threads held
+ * them).  The count is striped by the caller's stack, so that threads
+ * making tiny calls do not share one cache line.  A process that has never
+ * started a thread cannot fork while a call runs: HOP_BLAS_GUARDED() lets
+ * its calls skip the count (glibc's __libc_single_threaded). */
+enum { HOP_BLAS_STRIPES = 16 };
+struct hop_blas_stripe {
+  _Alignas(64) atomic_int inside;
+};
+extern struct hop_blas_stripe hop_blas_stripes[HOP_BLAS_STRIPES];
+extern atomic_bool hop_blas_forking;
+void hop_blas_wait_fork(atomic_int *stripe);
+/* Once after each BLAS is loaded: its own fork handlers must run after ours. */
+void hop_blas_fork_guard_install(void);
+static inline atomic_int *hop_blas_enter(void)
+{
+  /* Thread stacks lie megabytes apart. */
+  uintptr_t sp = (uintptr_t)__builtin_frame_address(0);
+  atomic_int *stripe = &hop_blas_stripes[(sp >> 23) % HOP_BLAS_STRIPES].inside;
+  atomic_fetch_add(stripe, 1);
+  if (__builtin_expect(atomic_load(&hop_blas_forking), 0))
+    hop_blas_wait_fork(stripe);
+  return stripe;
+}
+static inline void hop_blas_leave(atomic_int *stripe)
+{
+  atomic_fetch_sub_explicit(stripe, 1, memory_order_release);
+}
+#if defined(__has_include)
+#if __has_include(<sys/single_threaded.h>)
+#include <sys/single_threaded.h>
+#define HOP_BLAS_GUARDED() (!__libc_single_threaded)
+#endif
+#endif
+#ifndef HOP_BLAS_GUARDED
+#define HOP_BLAS_GUARDED() true
+#endif
+/* stmt, a call into the BLAS, guarded as above. */
+#define HOP_BLAS_CALL(stmt)                                                                        \
+  do {                                                                                             \
+    if (HOP_BLAS_GUARDED()) {                                                                      \
+      atomic_int *hop_stripe_ = hop_blas_enter();                                                  \
+      stmt;                                                                                        \
+      hop_blas_leave(hop_stripe_);                                                                 \
+    } else {                                                                                       \
+      stmt;                                                                                        \
+    }                                                                                              \
+  } while (0)
+
+/* The entry points a fast call goes to: OpenBLAS's own in a process that
+ * has never started a thread, else hopblas's that guard them against
+ * fork() (the test costs a single-threaded call five instructions). */
+static inline const struct hop_direct_entries *hop_fast_entries(const struct hop_fast_path *fast)
+{
+  return HOP_BLAS_GUARDED() ? &fast->guarded : &fast->e;
+}
+
 /* A complex alpha (re, im by pointer) is non-zero when either part is. */
 static inline bool hop_cfloat_nonzero(const void *alpha)
 {

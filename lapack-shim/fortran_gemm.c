@@ -37,8 +37,8 @@ __attribute__((noinline)) static void gemm_through_core(enum hop_dtype dt, const
 /* Tiny calls the CPU would get anyway go straight to OpenBLAS (see
  * cblas_sgemm); alpha == 0 stays with us. */
 /* len_transa/len_transb: gfortran's hidden string lengths, passed on as
- * they came so the fast path is a plain tail call (C callers omit them;
- * OpenBLAS does not read them).  The fast path's casts change nothing in
+ * they came so the fast path is a plain tail call in a single-threaded
+ * process (C callers omit them; OpenBLAS does not read them).  The fast path's casts change nothing in
  * the LP64 build; the ILP64 build never takes it (HOP_BLAS_FAST_PATH). */
 HOP_EXPORT void HOP_F77_NAME(sgemm)(const char *transa, const char *transb, const hop_blas_int *m,
                                     const hop_blas_int *n, const hop_blas_int *k, const float *alpha,
@@ -49,9 +49,9 @@ HOP_EXPORT void HOP_F77_NAME(sgemm)(const char *transa, const char *transb, cons
   const struct hop_fast_path *fast = HOP_BLAS_FAST_PATH();
   if (hop_float_nonzero(*alpha) &&
       hop_fast_path_takes(fast, HOP_DTYPE_S, *m, *n, *k, *lda, *ldb, *ldc))
-    fast->e.sgemm(transa, transb, (const int *)m, (const int *)n, (const int *)k, alpha, a,
-                 (const int *)lda, b, (const int *)ldb, beta, c, (const int *)ldc, len_transa,
-                 len_transb);
+    hop_fast_entries(fast)->sgemm(transa, transb, (const int *)m, (const int *)n, (const int *)k,
+                                  alpha, a, (const int *)lda, b, (const int *)ldb, beta, c,
+                                  (const int *)ldc, len_transa, len_transb);
   else
     gemm_through_core(HOP_DTYPE_S, HOP_F77_SYMBOL(sgemm), "SGEMM ", transa, transb, m, n, k, alpha, a,
                       lda, b, ldb, beta, c, ldc);
@@ -68,9 +68,9 @@ HOP_EXPORT void HOP_F77_NAME(dgemm)(const char *transa, const char *transb, cons
   const struct hop_fast_path *fast = HOP_BLAS_FAST_PATH();
   if (hop_double_nonzero(*alpha) &&
       hop_fast_path_takes(fast, HOP_DTYPE_D, *m, *n, *k, *lda, *ldb, *ldc))
-    fast->e.dgemm(transa, transb, (const int *)m, (const int *)n, (const int *)k, alpha, a,
-                 (const int *)lda, b, (const int *)ldb, beta, c, (const int *)ldc, len_transa,
-                 len_transb);
+    hop_fast_entries(fast)->dgemm(transa, transb, (const int *)m, (const int *)n, (const int *)k,
+                                  alpha, a, (const int *)lda, b, (const int *)ldb, beta, c,
+                                  (const int *)ldc, len_transa, len_transb);
   else
     gemm_through_core(HOP_DTYPE_D, HOP_F77_SYMBOL(dgemm), "DGEMM ", transa, transb, m, n, k, alpha, a,
                       lda, b, ldb, beta, c, ldc);
@@ -87,9 +87,9 @@ HOP_EXPORT void HOP_F77_NAME(cgemm)(const char *transa, const char *transb, cons
   const struct hop_fast_path *fast = HOP_BLAS_FAST_PATH();
   if (hop_cfloat_nonzero(alpha) &&
       hop_fast_path_takes(fast, HOP_DTYPE_C, *m, *n, *k, *lda, *ldb, *ldc))
-    fast->e.cgemm(transa, transb, (const int *)m, (const int *)n, (const int *)k, alpha, a,
-                 (const int *)lda, b, (const int *)ldb, beta, c, (const int *)ldc, len_transa,
-                 len_transb);
+    hop_fast_entries(fast)->cgemm(transa, transb, (const int *)m, (const int *)n, (const int *)k,
+                                  alpha, a, (const int *)lda, b, (const int *)ldb, beta, c,
+                                  (const int *)ldc, len_transa, len_transb);
   else
     gemm_through_core(HOP_DTYPE_C, HOP_F77_SYMBOL(cgemm), "CGEMM ", transa, transb, m, n, k, alpha, a,
                       lda, b, ldb, beta, c, ldc);
@@ -106,9 +106,9 @@ HOP_EXPORT void HOP_F77_NAME(zgemm)(const char *transa, const char *transb, cons
   const struct hop_fast_path *fast = HOP_BLAS_FAST_PATH();
   if (hop_cdouble_nonzero(alpha) &&
       hop_fast_path_takes(fast, HOP_DTYPE_Z, *m, *n, *k, *lda, *ldb, *ldc))
-    fast->e.zgemm(transa, transb, (const int *)m, (const int *)n, (const int *)k, alpha, a,
-                 (const int *)lda, b, (const int *)ldb, beta, c, (const int *)ldc, len_transa,
-                 len_transb);
+    hop_fast_entries(fast)->zgemm(transa, transb, (const int *)m, (const int *)n, (const int *)k,
+                                  alpha, a, (const int *)lda, b, (const int *)ldb, beta, c,
+                                  (const int *)ldc, len_transa, len_transb);
   else
     gemm_through_core(HOP_DTYPE_Z, HOP_F77_SYMBOL(zgemm), "ZGEMM ", transa, transb, m, n, k, alpha, a,
                       lda, b, ldb, beta, c, ldc);

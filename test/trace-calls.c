@@ -10,11 +10,13 @@
  *   trace-calls many N          N routed calls, then return from main
  *   trace-calls exec N          N calls, then fork; the child execs
  *                               "trace-calls many N" in its place
- *   trace-calls fork-storm R    two threads make traced calls without pause
- *                               while the main thread forks R times; each
- *                               child makes one call and exits; a child that
- *                               does not finish within 5 s is killed and
- *                               counted as hung (three hung end the storm)
+ *   trace-calls fork-storm R    two threads make calls without pause (a
+ *                               checked one, then a burst of BURST plain
+ *                               ones) while the main thread forks R times;
+ *                               each child makes one call and exits; a child
+ *                               that does not finish within 5 s is killed
+ *                               and counted as hung (three hung end the
+ *                               storm).  Traced or not (the fast path).
  * Exit: 0 all right, 1 otherwise. */
 #include <pthread.h>
 #include <signal.h>
@@ -162,13 +164,19 @@ static int exec_child(const char *self, int n)
 
 static atomic_bool storm_stop;
 static atomic_int storm_bad, storm_calls;
+enum { BURST = 32 };
 
 static void *storm_thread(void *arg)
 {
   unsigned seed = (unsigned)(size_t)arg;
+  /* The bursts keep the threads inside the CPU BLAS most of the time: a
+   * fork then often finds one there (and OpenBLAS's locks held). */
+  float a[16] = {1.0f}, b[16] = {1.0f}, c[16] = {0.0f};
   while (!atomic_load(&storm_stop)) {
     atomic_fetch_add(&storm_bad, !checked_call(HT_CBLAS, HT_S, 2 + seed % 3, seed));
-    atomic_fetch_add(&storm_calls, 1);
+    for (int i = 0; i < BURST; i++)
+      cblas_sgemm(102, 111, 112, 4, 4, 4, 1.0f, a, 4, b, 4, 0.5f, c, 4);
+    atomic_fetch_add(&storm_calls, 1 + BURST);
     seed += 2;
   }
   return NULL;
@@ -178,7 +186,7 @@ static int fork_storm(int rounds)
 {
   /* Engines started first: forks during an engine's start are another
    * test's (test/reliability/fork_start.test); this one is about the
-   * trace's lock. */
+   * trace's lock and the CPU BLAS's (core/fork_guard.c). */
   int bad = !checked_call(HT_CBLAS, HT_S, 3, 7);
   pthread_t th[2];
   fflush(stdout);

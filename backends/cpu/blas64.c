@@ -109,8 +109,8 @@ bool hop_cpu_blas64_gemm(struct hop_cpu_blas64 *b, const struct hop_call *g)
   double alpha[2], beta[2]; /* as C's type: float, double, or their (re, im) pairs */
   hop_dtype_store(g->dtype, alpha, 0, g->alpha);
   hop_dtype_store(g->dtype, beta, 0, g->beta);
-  b->gemm[g->dtype](&ta, &tb, &g->m, &g->n, &g->k, alpha, g->a, &g->lda, g->b, &g->ldb, beta,
-                    g->c, &g->ldc, 1, 1);
+  HOP_BLAS_CALL(b->gemm[g->dtype](&ta, &tb, &g->m, &g->n, &g->k, alpha, g->a, &g->lda, g->b,
+                                  &g->ldb, beta, g->c, &g->ldc, 1, 1)); /* a fork() waits for it */
   return true;
 }
 

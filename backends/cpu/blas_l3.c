@@ -134,5 +134,5 @@ void hop_cpu_l3(const struct hop_cpu_state *st, const struct hop_call *g)
   if (fn == NULL || (!st->takes_r && !x.wide && g->ta == HOP_TRANS_R))
     hop_ref_l3(g);
   else
-    run(fn, g, &x);
+    HOP_BLAS_CALL(run(fn, g, &x)); /* a fork() waits for it */
 }

@@ -202,7 +202,7 @@ static enum hop_status cpu_run(void *state, const struct hop_call *g)
 /* One call of the loaded BLAS (or the reference), as it is: every value of
  * g fits an int (hop_cpu_gemm_sliced cuts calls that do not).  'R' is
  * OpenBLAS's alone (netlib's cgemm rejects it): elsewhere the reference. */
-static void blas_gemm(const struct hop_cpu_state *st, const struct hop_call *g)
+static void blas_gemm_call(const struct hop_cpu_state *st, const struct hop_call *g)
 {
   char ta = hop_trans_letter(g->ta), tb = hop_trans_letter(g->tb);
   bool blas_takes = st->takes_r || (g->ta != HOP_TRANS_R && g->tb != HOP_TRANS_R);
@@ -245,6 +245,11 @@ static void blas_gemm(const struct hop_cpu_state *st, const struct hop_call *g)
   case HOP_DTYPE_COUNT: return; /* cpu_gemm sends these to half_gemm.c */
   }
   hop_ref_gemm_wide(g);
+}
+
+static void blas_gemm(const struct hop_cpu_state *st, const struct hop_call *g)
+{
+  HOP_BLAS_CALL(blas_gemm_call(st, g)); /* a fork() waits for it */
 }
 
 /* How many columns of a matrix with this ld and at most `rows` rows keep

@@ -70,6 +70,7 @@ void *hop_cpu_dlopen(const char *path, char *why, size_t why_len, enum hop_cpu_s
   void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
   if (h != NULL) {
     *spin = HOP_CPU_SPIN_SHARED;
+    hop_blas_fork_guard_install();
     return h;
   }
   bool user = getenv("OPENBLAS_THREAD_TIMEOUT") != NULL || getenv("GOTO_THREAD_TIMEOUT") != NULL;
@@ -79,6 +80,8 @@ void *hop_cpu_dlopen(const char *path, char *why, size_t why_len, enum hop_cpu_s
     unsetenv("OPENBLAS_THREAD_TIMEOUT");
   if (h == NULL)
     snprintf(why, why_len, "%s: %s", path, dlerror());
+  else
+    hop_blas_fork_guard_install(); /* after the BLAS's own handlers (core/fork_guard.c) */
   *spin = user ? HOP_CPU_SPIN_USER : set ? HOP_CPU_SPIN_SHORT : HOP_CPU_SPIN_UNKNOWN;
   return h;
 }

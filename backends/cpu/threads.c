@@ -15,6 +15,22 @@
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static int in_flight, saved;
 static bool told;
+static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
+
+/* A child forked while another thread held the lock must not inherit it
+ * held; the parent's capped calls do not end there. */
+static void child_after_fork(void)
+{
+  pthread_mutex_init(&lock, NULL);
+  in_flight = 0;
+}
+static void register_fork_handler(void) { pthread_atfork(NULL, NULL, child_after_fork); }
+
+/* openblas_set_num_threads starts or stops OpenBLAS's workers under its own lock. */
+static void set_threads(const struct hop_cpu_state *st, int n)
+{
+  HOP_BLAS_CALL(st->set_threads(n));
+}
 
 int hop_cpu_threads_cap(const struct hop_cpu_state *st)
 {
@@ -38,12 +54,13 @@ void hop_cpu_threads_begin(const struct hop_cpu_state *st, bool *capped)
   int cap = hop_cpu_threads_cap(st);
   if (cap == 0)
     return;
+  pthread_once(&fork_once, register_fork_handler);
   pthread_mutex_lock(&lock);
   int now = in_flight > 0 ? saved : st->get_threads();
   if (now > cap) {
     if (in_flight++ == 0) {
       saved = now;
-      st->set_threads(cap);
+      set_threads(st, cap);
     }
     *capped = true;
     if (!told) {
@@ -62,6 +79,6 @@ void hop_cpu_threads_end(const struct hop_cpu_state *st, bool capped)
     return;
   pthread_mutex_lock(&lock);
   if (--in_flight == 0)
-    st->set_threads(saved);
+    set_threads(st, saved);
   pthread_mutex_unlock(&lock);
 }
