@@ -13,6 +13,7 @@ static struct {
 } fast = {PTHREAD_ONCE_INIT};
 
 const struct hop_fast_path hop_fast_path_off = {.max_mnk = {0}};
+const struct hop_fast_path *hop_fast_path_ready = &hop_fast_path_off;
 
 /* OpenBLAS's entry points in a process with threads: a fork() in another
  * thread waits until the call has left OpenBLAS (core/fork_guard.c). */
@@ -89,7 +90,6 @@ static const struct hop_direct_entries guarded_entries = {
   .cblas_cgemm = guarded_cblas_cgemm, .cgemm = guarded_cgemm,
   .cblas_zgemm = guarded_cblas_zgemm, .zgemm = guarded_zgemm,
 };
-const struct hop_fast_path *hop_fast_path_ready = &hop_fast_path_off;
 
 static void fast_prepare(void)
 {

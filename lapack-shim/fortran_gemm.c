@@ -38,8 +38,9 @@ __attribute__((noinline)) static void gemm_through_core(enum hop_dtype dt, const
  * cblas_sgemm); alpha == 0 stays with us. */
 /* len_transa/len_transb: gfortran's hidden string lengths, passed on as
  * they came so the fast path is a plain tail call in a single-threaded
- * process (C callers omit them; OpenBLAS does not read them).  The fast path's casts change nothing in
- * the LP64 build; the ILP64 build never takes it (HOP_BLAS_FAST_PATH). */
+ * process (C callers omit them; OpenBLAS does not read them).  The fast
+ * path's casts change nothing in the LP64 build; the ILP64 build never
+ * takes it (HOP_BLAS_FAST_PATH). */
 HOP_EXPORT void HOP_F77_NAME(sgemm)(const char *transa, const char *transb, const hop_blas_int *m,
                                     const hop_blas_int *n, const hop_blas_int *k, const float *alpha,
                                     const float *a, const hop_blas_int *lda, const float *b,
