@@ -20,4 +20,5 @@ EXTRA_DIST += benchmark/tune-crossover.sh benchmark/tune-gain.sh benchmark/tune-
 EXTRA_DIST += benchmark/nvidia/h200.sh benchmark/nvidia/h200-report.py benchmark/nvidia/precisions.sh \
 	benchmark/nvidia/bound.sh benchmark/nvidia/host-pipeline.sh benchmark/nvidia/level3.sh benchmark/nvidia/two-gpu.sh benchmark/nvidia/device-env.sh \
 	benchmark/nvidia/linkrate.c benchmark/lapack_bench.c \
-	benchmark/nvidia/f64probe.c benchmark/nvidia/torch_anchor.py
+	benchmark/nvidia/f64probe.c benchmark/nvidia/torch_anchor.py benchmark/nvidia/spread.sh \
+	benchmark/nvidia/bound-ratios.py

@@ -110,6 +110,7 @@ void hop_ocl_engine_close(struct hop_ocl_state *st)
 {
   hop_ocl_tune_release(st);
   hop_ocl_triangular_release(st);
+  hop_ocl_spread_release(st);
   hop_ocl_family_release(st);
   hop_ocl_runtime_close(st);
   pthread_mutex_destroy(&st->lock);

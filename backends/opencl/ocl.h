@@ -123,6 +123,7 @@ struct hop_ocl_slot {
   cl_mem mem;
   size_t size;
   void *host; /* staging buffers stay mapped: their pinned host image */
+  bool read_only; /* kernels may not write it (CL_MEM_READ_ONLY) */
 };
 
 /* Slots in flight: of C, and of each operand (run.c uses 2 on the
@@ -138,6 +139,7 @@ struct hop_ocl_pool {
   struct hop_ocl_slot batch[2];                /* a batch's problem descriptors: device, pinned */
   struct hop_ocl_slot shared;                  /* op(A) whole, shared by a split's parts (split_share.c) */
   struct hop_ocl_slot acc;                     /* C's sums over leading passes of k (run_lead.c) */
+  struct hop_ocl_slot compact[2][HOP_OCL_OP_SLOTS]; /* a complex plane's blocks before spreading */
   struct hop_ocl_slot shared_ring[HOP_OCL_RING]; /* pinned: its one packing, on the first device */
   struct hop_ocl_copy *copy;                   /* threads for large host copies (copy.c) */
   bool copy_tried;
@@ -172,6 +174,7 @@ struct hop_ocl_stager {
   int next;                       /* the ring buffer to fill next */
   cl_event sent[HOP_OCL_RING];    /* each ring buffer's last upload */
   long uploads;
+  long spreads;                   /* complex blocks spread into planes on the device */
   double pack_s, unpack_s, wait_s; /* copying into / out of pinned memory, waiting on events */
   double pack_bytes, unpack_bytes;
 };
@@ -207,6 +210,14 @@ struct hop_ocl_trsm {
   size_t group[2];      /* trsm_slab_wg's work-group size; 0: kernel is trsm_slab */
 };
 
+/* The kernel that spreads a complex call's blocks into its doubled plane
+ * (kernels/plane_spread.cl, plane_spread.c): [float, double], built on first use. */
+struct hop_ocl_spread {
+  bool failed[2]; /* the build failed: the host packs those planes */
+  cl_program prog[2];
+  cl_kernel kernel[2];
+};
+
 /* ---- the engine state: the one OpenCL runtime of the process ------------ */
 
 struct hop_ocl_state {
@@ -233,6 +244,7 @@ struct hop_ocl_state {
   struct hop_ocl_tune *tune; /* parameters per size bucket, calibration (tune.h) */
   struct hop_ocl_fault fault;
   struct hop_ocl_trsm trsm;
+  struct hop_ocl_spread spread;
   long queue_window;    /* HOPBLAS_QUEUE_WINDOW */
   bool flushes;         /* subnormal floats flushed: the device, or HOPBLAS_OPENCL_FTZ=1 */
   int failures;         /* consecutive failed calls */
@@ -327,6 +339,8 @@ void hop_ocl_program_release(struct hop_ocl_program *p);
 bool hop_ocl_program_fp64(struct hop_ocl_state *st);
 /* Does the program (or one of a family's several) hold kernel k? */
 bool hop_ocl_program_has(const struct hop_ocl_program *pr, enum hop_ocl_kernel k);
+/* plane_spread.c: its kernels released (the engine closes). */
+void hop_ocl_spread_release(struct hop_ocl_state *st);
 /* One program from the binary cache (keyed by label, source and options),
  * else from source, then stored; NULL with why on failure. */
 cl_program hop_ocl_program_build(struct hop_ocl_state *st, const char *label, const char *src,

@@ -275,10 +275,18 @@ bool hop_ocl_call_launch_part(struct hop_ocl_call *c, struct hop_ocl_c_slot *cs,
   /* The first launch applies beta (none: the host adds it); later ones add to its sums. */
   l->beta_d = !first ? 1.0 : c->p.beta_host ? 0.0 : g->beta.re;
   l->beta = (float)l->beta_d;
+  /* A block still to be spread into its plane is spread now, and the
+   * kernel waits for that instead of the block's upload. */
+  cl_event a_spread = NULL, b_spread = NULL;
+  if (!hop_ocl_spread_run(c, a, &a_spread) || !hop_ocl_spread_run(c, b, &b_spread))
+    return hop_ocl_ev_put(&a_spread, NULL), false;
   cl_event wl[4];
-  cl_uint nw = wait_list(wl, a_ready, b_ready, cs->ready, cs->unmapped);
+  cl_uint nw = wait_list(wl, a_spread ? a_spread : a_ready, b_spread ? b_spread : b_ready,
+                         cs->ready, cs->unmapped);
   hop_ocl_ev_put(kev, NULL);
   cl_int err = hop_ocl_family_launch(c->st, l, nw, wl, kev); /* slabs, queue window: family.c */
+  hop_ocl_ev_put(&a_spread, NULL);
+  hop_ocl_ev_put(&b_spread, NULL);
   if (err != CL_SUCCESS)
     return hop_ocl_call_fail(c, err, "enqueueing a kernel");
   hop_ocl_timeline_add(c->sg.tl, *kev, HOP_OCL_TL_KERNEL);
@@ -470,6 +478,7 @@ static void call_end(struct hop_ocl_call *c)
         clReleaseMemObject(o->wrap);
       hop_ocl_ev_put(&o->ready, NULL);
       hop_ocl_ev_put(&o->last_use, NULL);
+      hop_ocl_spread_drop(o);
     }
   hop_ocl_stager_end(&c->sg);
 }
@@ -553,18 +562,20 @@ static void log_phases(const struct hop_ocl_call *c, double seconds)
   const struct hop_ocl_plan *p = &c->p;
   const struct hop_call *g = c->g;
   double busy = c->sg.pack_s + c->sg.unpack_s + c->sg.wait_s, mib = 1.0 / (1 << 20);
-  char lead[64] = "";
+  char lead[64] = "", spread[48] = "";
   if (c->lead.passes > 0)
     snprintf(lead, sizeof lead, "k to %lld first in %d passes over every tile; ",
              (long long)c->lead.k, c->lead.passes);
+  if (c->sg.spreads > 0)
+    snprintf(spread, sizeof spread, "%ld blocks spread into planes; ", c->sg.spreads);
   hop_log(3,
           "opencl phases: %s%s %dx%dx%d %s%s beta=%g%s: %zu tiles (%dx%d) of %dx%d, k in %d; slots "
-          "%d operand, %d C; %s%ld uploads of <= %zu KiB, %d copy threads; host ms: pack %.3f "
+          "%d operand, %d C; %s%s%ld uploads of <= %zu KiB, %d copy threads; host ms: pack %.3f "
           "(%.1f MiB), unpack %.3f (%.1f MiB), wait %.3f, other %.3f, total %.3f",
           c->ops->name, g->planes != NULL ? " (complex planes read in place)" : "", (int)g->m,
           (int)g->n, (int)g->k, g->ta ? "T" : "N",
           g->tb ? "T" : "N", g->beta.re, p->beta_host ? " (on the host)" : "", c->ntiles,
-          p->tiles_m, p->tiles_n, p->tm, p->tn, p->chunks, c->nx, c->nc, lead, c->sg.uploads,
+          p->tiles_m, p->tiles_n, p->tm, p->tn, p->chunks, c->nx, c->nc, lead, spread, c->sg.uploads,
           c->sg.chunk >> 10,
           hop_ocl_copy_threads(c->st), 1e3 * c->sg.pack_s, mib * c->sg.pack_bytes,
           1e3 * c->sg.unpack_s, mib * c->sg.unpack_bytes, 1e3 * c->sg.wait_s,

@@ -9,6 +9,17 @@
 
 enum { HOP_OCL_PARTS = 8 }; /* most read-backs per C tile */
 
+/* A block's upload as the caller's complex elements, to be spread into
+ * the plane just before the first kernel that reads it (plane_spread.c). */
+struct hop_ocl_spread_job {
+  cl_event up;          /* that upload; NULL: nothing pending */
+  cl_mem src, dst;      /* the slot's compact buffer, its plane block */
+  int rows, cols;       /* complex elements */
+  cl_ulong src_off, dst_off;
+  int ld_src, ld_dst, code;
+  bool dbl;
+};
+
 struct hop_ocl_op_slot { /* an A or B block on the device */
   bool valid;
   unsigned long used; /* when it was last provided: the oldest is replaced */
@@ -19,6 +30,7 @@ struct hop_ocl_op_slot { /* an A or B block on the device */
   int ld;
   cl_event ready;    /* upload (or unmap) done */
   cl_event last_use; /* the last kernel that reads it */
+  struct hop_ocl_spread_job spread;
 };
 
 struct hop_ocl_c_slot {
@@ -140,6 +152,25 @@ bool hop_ocl_lead_ahead(struct hop_ocl_call *c, size_t t);
 /* Tile cs's rest of k, adding the passes' sums, into its C slot. */
 bool hop_ocl_lead_rest(struct hop_ocl_call *c, struct hop_ocl_c_slot *cs, struct hop_ocl_launch *l,
                        cl_event *kev);
+
+/* plane_spread.c.  Can the rows x cols block at (r0, c0) of the stored
+ * plane v (NULL: not a complex call) go up as the caller's complex
+ * elements, to (dr0, dc0) of a device block of leading dimension ld? */
+bool hop_ocl_spread_fits(struct hop_ocl_call *c, const struct hop_plane_view *v, int r0, int c0,
+                         int rows, int cols, int dr0, int dc0, int ld);
+/* Would a block of v be spread (the device's slot then kernels may write)? */
+bool hop_ocl_spread_wanted(struct hop_ocl_call *c, const struct hop_plane_view *v);
+/* Upload it so for slot o (block s) into dst, the spread left pending; *ev: the upload. */
+bool hop_ocl_spread_up(struct hop_ocl_call *c, struct hop_ocl_op_slot *o,
+                       const struct hop_ocl_src *s, const struct hop_plane_view *v, int r0, int c0,
+                       int rows, int cols, cl_mem dst, int dr0, int dc0, int ld, cl_event *ev);
+/* Queue slot o's pending spread on the kernels' queue: *ev its event, NULL when none was pending. */
+bool hop_ocl_spread_run(struct hop_ocl_call *c, struct hop_ocl_op_slot *o, cl_event *ev);
+/* Before slot o takes another upload: its pending spread queued, and
+ * counted as the slot's last use. */
+bool hop_ocl_spread_settle(struct hop_ocl_call *c, struct hop_ocl_op_slot *o);
+/* Forget a pending spread (the call ends). */
+void hop_ocl_spread_drop(struct hop_ocl_op_slot *o);
 
 /* The image families pack their blocks themselves (family->provide). */
 bool hop_ocl_call_family_block(struct hop_ocl_call *c, struct hop_ocl_op_slot *o,

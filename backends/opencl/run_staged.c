@@ -6,7 +6,9 @@
  * next is packed; three operand slots (all of B's panels where they fit,
  * run.c) and four C slots let the host pack the next panels' B while
  * earlier kernels run; each C tile comes back in parts, the first written
- * into C while the next is on the link.
+ * into C while the next is on the link.  A complex call's doubled plane
+ * goes up as the caller's complex elements and is spread on the device
+ * (plane_spread.c).
  * C goes up only for half C (plan.c: elsewhere the host adds beta C as it
  * writes the results, one read of C instead of a pack and an upload). */
 #include "run.h"
@@ -19,20 +21,36 @@ static const struct hop_plane_view *view_of(const struct hop_ocl_call *c,
   return pv == NULL ? NULL : s->x == 0 ? &pv->a : &pv->b;
 }
 
+/* A block that may be spread on the device is written there by a kernel:
+ * the same for every part of the call's blocks of X, which share the slot. */
+static cl_mem_flags dev_flags(struct hop_ocl_call *c, const struct hop_plane_view *v)
+{
+  return hop_ocl_spread_wanted(c, v) ? CL_MEM_READ_WRITE : CL_MEM_READ_ONLY;
+}
+
 static bool block(struct hop_ocl_call *c, struct hop_ocl_op_slot *o, const struct hop_ocl_src *s)
 {
   struct hop_ocl_state *st = c->st;
   struct hop_ocl_slot *dev = &st->pool.dev[s->x][s->slot];
   cl_event ev = NULL;
-  cl_int err = hop_ocl_slot_ensure(st, dev, s->full, CL_MEM_READ_ONLY, false);
+  if (!hop_ocl_spread_settle(c, o))
+    return false;
+  const struct hop_plane_view *v = view_of(c, s);
+  cl_int err = hop_ocl_slot_ensure(st, dev, s->full, dev_flags(c, v), false);
   if (err != CL_SUCCESS)
     return hop_ocl_call_fail(c, err, "allocating an operand buffer");
-  err = hop_ocl_stage_upload(st, &c->sg, s->base, view_of(c, s), s->ld, s->e, s->sr, s->sc,
-                             s->srows, s->scols, dev->mem, o->last_use, &ev);
-  if (err != CL_SUCCESS)
-    return hop_ocl_call_fail(c, err, "uploading an operand");
-  hop_ocl_ev_put(&o->ready, ev);
   o->mem = dev->mem, o->off = 0, o->ld = s->srows;
+  if (hop_ocl_spread_fits(c, v, s->sr, s->sc, s->srows, s->scols, 0, 0, s->srows)) {
+    if (!hop_ocl_spread_up(c, o, s, v, s->sr, s->sc, s->srows, s->scols, dev->mem, 0, 0, s->srows,
+                           &ev))
+      return false;
+  } else {
+    err = hop_ocl_stage_upload(st, &c->sg, s->base, v, s->ld, s->e, s->sr, s->sc, s->srows,
+                               s->scols, dev->mem, o->last_use, &ev);
+    if (err != CL_SUCCESS)
+      return hop_ocl_call_fail(c, err, "uploading an operand");
+  }
+  hop_ocl_ev_put(&o->ready, ev);
   return true;
 }
 
@@ -41,19 +59,25 @@ static bool block_part(struct hop_ocl_call *c, struct hop_ocl_op_slot *o,
 {
   struct hop_ocl_state *st = c->st;
   struct hop_ocl_slot *dev = &st->pool.dev[s->x][s->slot];
+  if (!hop_ocl_spread_settle(c, o))
+    return false;
   /* Every part: a split's earlier slabs may have been views of its shared A. */
-  cl_int err = hop_ocl_slot_ensure(st, dev, s->full, CL_MEM_READ_ONLY, false);
+  const struct hop_plane_view *v = view_of(c, s);
+  cl_int err = hop_ocl_slot_ensure(st, dev, s->full, dev_flags(c, v), false);
   if (err != CL_SUCCESS)
     return hop_ocl_call_fail(c, err, "allocating an operand buffer");
+  o->mem = dev->mem, o->off = 0, o->ld = s->srows;
   /* k runs along the stored block's columns (A as is, B transposed) or its rows. */
   bool k_cols = s->x == 0 ? !c->g->ta : c->g->tb;
-  err = hop_ocl_stage_upload_into(st, &c->sg, s->base, view_of(c, s), s->ld, s->e,
-                                  k_cols ? s->sr : s->sr + k0, k_cols ? s->sc + k0 : s->sc,
-                                  k_cols ? s->srows : kb, k_cols ? kb : s->scols, dev->mem,
-                                  s->srows, k_cols ? 0 : k0, k_cols ? k0 : 0, o->last_use, ev);
+  int r0 = k_cols ? s->sr : s->sr + k0, c0 = k_cols ? s->sc + k0 : s->sc;
+  int rows = k_cols ? s->srows : kb, cols = k_cols ? kb : s->scols;
+  int dr0 = k_cols ? 0 : k0, dc0 = k_cols ? k0 : 0;
+  if (hop_ocl_spread_fits(c, v, r0, c0, rows, cols, dr0, dc0, s->srows))
+    return hop_ocl_spread_up(c, o, s, v, r0, c0, rows, cols, dev->mem, dr0, dc0, s->srows, ev);
+  err = hop_ocl_stage_upload_into(st, &c->sg, s->base, v, s->ld, s->e, r0, c0, rows, cols,
+                                  dev->mem, s->srows, dr0, dc0, o->last_use, ev);
   if (err != CL_SUCCESS)
     return hop_ocl_call_fail(c, err, "uploading an operand");
-  o->mem = dev->mem, o->off = 0, o->ld = s->srows;
   return true;
 }
 

@@ -50,6 +50,9 @@ void hop_ocl_pool_release(struct hop_ocl_state *st)
     for (int i = 0; i < HOP_OCL_SLOTS; i++)
       slot_release(st, &st->pool.stage[x][i]);
   }
+  for (int x = 0; x < 2; x++)
+    for (int i = 0; i < HOP_OCL_OP_SLOTS; i++)
+      slot_release(st, &st->pool.compact[x][i]);
   for (int r = 0; r < HOP_OCL_RING; r++) {
     slot_release(st, &st->pool.ring[r]);
     slot_release(st, &st->pool.shared_ring[r]);
@@ -63,7 +66,8 @@ void hop_ocl_pool_release(struct hop_ocl_state *st)
 cl_int hop_ocl_slot_ensure(struct hop_ocl_state *st, struct hop_ocl_slot *s, size_t size,
                            cl_mem_flags flags, bool mapped)
 {
-  if (s->mem != NULL && s->size >= size)
+  bool read_only = (flags & CL_MEM_READ_ONLY) != 0;
+  if (s->mem != NULL && s->size >= size && (read_only || !s->read_only))
     return CL_SUCCESS;
   slot_release(st, s);
   /* Grow by a quarter beyond the need, so slowly growing calls do not reallocate each time. */
@@ -79,6 +83,7 @@ cl_int hop_ocl_slot_ensure(struct hop_ocl_state *st, struct hop_ocl_slot *s, siz
     return err;
   }
   s->size = want;
+  s->read_only = read_only;
   if (mapped) {
     /* A staging buffer stays mapped for its life: its host image is pinned memory. */
     s->host = clEnqueueMapBuffer(st->q[HOP_OCL_Q_UP], s->mem, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE,

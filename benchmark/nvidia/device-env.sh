@@ -1,4 +1,4 @@
-# Sourced by the one-call device scripts (precisions.sh, bound.sh) with P set
+# Sourced by the one-call device scripts (precisions.sh, bound.sh, spread.sh) with P set
 # to their results folder: unpacks the carried .deb files, registers
 # NVIDIA's OpenCL for this process only, points hopblas at the carried
 # OpenBLAS and a private cache, and writes NVBLAS's configuration.
