@@ -11,6 +11,8 @@
 # defaults), alternating twice, then Debian's LAPACK at 8192 (dsyrk, dpotrf,
 # dgetrf) beside NVBLAS with the defaults.  Read the phase and timeline
 # lines of host-*.txt: doc/PERFORMANCE.md says how the bound is formed.
+# PIPELINE_DTYPES: the precisions of the host calls (default s,d,c,z,h);
+# PIPELINE_LAPACK=0 leaves out the LAPACK step.
 set -u
 P=/tmp/pipeline; mkdir -p $P
 trap 'tar czf $OUT/pipeline.tgz -C $P --exclude=cache . 2>/dev/null; exit' EXIT TERM INT
@@ -28,11 +30,12 @@ for round in 1 2; do
     echo "## round $round, setting $i: $s at $(( $(date +%s) - t0 )) s"
     # shellcheck disable=SC2046 # the setting's KEY=VALUE words
     env $( [ "$s" = - ] || echo "$s" | tr , ' ') HOPBLAS_OPENCL_TIMELINE=1 HOPBLAS_VERBOSE=3 \
-      timeout 100 $B --sizes 8192 --engines hopblas --mode host --dtype s,d,c,z,h --min-time 0.3 \
+      timeout 100 $B --sizes 8192 --engines hopblas --mode host --dtype "${PIPELINE_DTYPES:-s,d,c,z,h}" --min-time 0.3 \
       --reps 3 >$P/host-$i-$round.txt 2>&1
     grep -E '^hopblas   host' $P/host-$i-$round.txt | cut -c1-75
   done
 done
+[ "${PIPELINE_LAPACK:-1}" = 0 ] && exit 0
 LP=$lib/lapack:$LD_LIBRARY_PATH
 echo "## lapack at $(( $(date +%s) - t0 )) s"
 HOPBLAS_DEVICE=0 LD_PRELOAD=$dir/lib/libhopblas.so.0 LD_LIBRARY_PATH=$LP timeout 100 \
