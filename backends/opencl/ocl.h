@@ -148,7 +148,7 @@ struct hop_ocl_pool {
 };
 
 /* timeline.c: HOPBLAS_OPENCL_TIMELINE's record of a call's device commands. */
-enum hop_ocl_tl_kind { HOP_OCL_TL_UP, HOP_OCL_TL_KERNEL, HOP_OCL_TL_DOWN };
+enum hop_ocl_tl_kind { HOP_OCL_TL_UP, HOP_OCL_TL_KERNEL, HOP_OCL_TL_DOWN, HOP_OCL_TL_SPREAD };
 struct hop_ocl_tl_event {
   cl_event ev;
   enum hop_ocl_tl_kind kind;

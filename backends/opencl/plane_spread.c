@@ -154,7 +154,7 @@ bool hop_ocl_spread_run(struct hop_ocl_call *c, struct hop_ocl_op_slot *o, cl_ev
   if (err != CL_SUCCESS)
     return hop_ocl_call_fail(c, err, "spreading a complex operand's plane");
   c->sg.spreads++;
-  hop_ocl_timeline_add(c->sg.tl, *ev, HOP_OCL_TL_KERNEL);
+  hop_ocl_timeline_add(c->sg.tl, *ev, HOP_OCL_TL_SPREAD);
   return true;
 }
 

@@ -2,7 +2,7 @@
  * phase line (run.c) says how long the host packed, unpacked and waited;
  * it cannot say whether the device sat idle meanwhile, or the link.  With
  * the key set the queues keep profiling times, the pipeline hands every
- * upload, kernel and read-back event here, and at the call's end one line
+ * upload, kernel, spread and read-back event here, and at the call's end one line
  * gives, in ms from the call's start, when each kind of command ran and
  * how long the link and the kernels were busy, and a second line each
  * kernel's start and end.  Device times are moved onto the host's clock by
@@ -14,8 +14,10 @@
 
 #include "ocl.h"
 
-enum { KINDS = 3 };
-static const char *const kind_name[KINDS] = {"uploads", "kernels", "read-backs"};
+/* Spreads: complex planes formed on the device (plane_spread.c), apart
+ * from the GEMM kernels so that these are counted alone. */
+enum { KINDS = 4 };
+static const char *const kind_name[KINDS] = {"uploads", "kernels", "read-backs", "spreads"};
 
 bool hop_ocl_timeline_wanted(void)
 {
@@ -82,7 +84,10 @@ void hop_ocl_timeline_report(struct hop_ocl_timeline *tl, const struct hop_call 
   bool have_offset = false;
   for (int k = 0; k < KINDS; k++)
     s[k] = calloc(tl->n ? tl->n : 1, sizeof *s[k]);
-  for (size_t i = 0; i < tl->n && s[0] && s[1] && s[2]; i++) {
+  bool room = true;
+  for (int k = 0; k < KINDS; k++)
+    room = room && s[k] != NULL;
+  for (size_t i = 0; i < tl->n && room; i++) {
     cl_ulong q = 0, a = 0, b = 0;
     const struct hop_ocl_tl_event *e = &tl->e[i];
     if (clGetEventProfilingInfo(e->ev, CL_PROFILING_COMMAND_QUEUED, sizeof q, &q, NULL) != CL_SUCCESS ||
