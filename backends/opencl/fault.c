@@ -1,8 +1,10 @@
-/* HOPBLAS_OPENCL_FAULT: a test knob that makes the N-th program build,
- * buffer creation, kernel enqueue, read-back, (staged) upload or chunk of a
- * split's shared A (split_share.c) fail as a
- * driver would, so the tests can prove that every result stays correct
- * and C is never left half-written.  "build", "alloc:3", "read:2,enqueue:5", "upload:4"; N defaults to 1.
+/* HOPBLAS_OPENCL_FAULT: a test knob that makes the N-th program build (the
+ * GEMM program's, then the auxiliary ones': trsm's slab solver, the plane
+ * spreading kernel), buffer creation, kernel enqueue (a plane's spread
+ * too), read-back, (staged) upload or chunk of a split's shared A
+ * (split_share.c) fail as a driver would, so the tests can prove that
+ * every result stays correct and C is never left half-written.  "build",
+ * "alloc:3", "read:2,enqueue:5", "upload:4"; N defaults to 1.
  * "@D" after an item limits it to OpenCL device D ("enqueue:2@1"): with
  * several devices sharing calls (split.c) each device counts its own.
  * Unset (the normal case) it costs one comparison per operation. */
