@@ -227,6 +227,10 @@ static cl_kernel slab_kernel(struct tri *t)
   snprintf(options, sizeof options, "-DNBMAX=%d -DCOLS=%d%s", (int)t->nb, SLAB_COLS,
            d ? " -DHOP_FP64" : "");
   char *src = hop_ocl_source_join(files, why, sizeof why);
+  if (src != NULL && hop_ocl_fault_hit(&st->fault, HOP_OCL_FAULT_BUILD)) {
+    snprintf(why, sizeof why, "build failed (injected by HOPBLAS_OPENCL_FAULT)");
+    free(src), src = NULL;
+  }
   cl_program prog = src ? hop_ocl_program_build(st, "trsm_slab", src, options, why, sizeof why) : NULL;
   free(src);
   /* The work-group solver where the device runs a work-group of the slab's

@@ -47,6 +47,10 @@ static cl_kernel spread_kernel(struct hop_ocl_state *st, bool dbl)
   static const char *const files[] = {"plane_spread.cl", NULL};
   char why[160] = "";
   char *src = hop_ocl_source_join(files, why, sizeof why);
+  if (src != NULL && hop_ocl_fault_hit(&st->fault, HOP_OCL_FAULT_BUILD)) {
+    snprintf(why, sizeof why, "build failed (injected by HOPBLAS_OPENCL_FAULT)");
+    free(src), src = NULL;
+  }
   cl_program prog =
     src ? hop_ocl_program_build(st, "plane_spread", src, dbl ? "-DHOP_FP64" : "", why, sizeof why)
         : NULL;
