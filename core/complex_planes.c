@@ -115,13 +115,6 @@ static double element(const struct hop_plane_view *v, int64_t r, int64_t c)
   return v->sign[qi][qj] * (v->part[qi][qj] == 0 ? sr * xr - si * xi : sr * xi + si * xr);
 }
 
-/* The signed part that quadrant (qi, qj) copies when the scale is 1: its
- * sign with the conjugation folded in. */
-static inline double plain_sign(const struct hop_plane_view *v, int qi, int qj)
-{
-  return v->part[qi][qj] == 1 && v->conj ? -v->sign[qi][qj] : v->sign[qi][qj];
-}
-
 /* Elements [i0, i1) of the caller's column jj, quadrant column qj, into a
  * plane column of doubled rows (both quadrant rows, each element two
  * consecutive outputs) or of single rows (quadrant row 0). */
@@ -131,7 +124,7 @@ static inline double plain_sign(const struct hop_plane_view *v, int qi, int qj)
   {                                                                                                \
     const T *x = (const T *)v->src + 2 * hop_at(i0, jj, v->ld);                                    \
     int p0 = v->part[0][qj], p1 = v->part[1][qj];                                                  \
-    T s0 = (T)plain_sign(v, 0, qj), s1 = (T)plain_sign(v, 1, qj);                                  \
+    T s0 = (T)hop_plane_view_sign(v, 0, qj), s1 = (T)hop_plane_view_sign(v, 1, qj);                                  \
     if (v->grid_r == 2)                                                                            \
       for (int64_t i = 0; i < i1 - i0; i++) {                                                      \
         out[2 * i] = s0 * x[2 * i + p0];                                                           \

@@ -659,6 +659,12 @@ void hop_plane_view_read(const struct hop_plane_view *v, int64_t row0, int64_t c
 /* A dense rows x cols block of C' into the parts of C it stands for. */
 void hop_plane_view_write(const struct hop_plane_view *v, const void *src, int64_t row0,
                           int64_t col0, int64_t rows, int64_t cols);
+/* The sign of the part quadrant (qi, qj) copies when the scale is 1, the
+ * conjugation folded in (the host's packing and the device's spreading). */
+static inline int hop_plane_view_sign(const struct hop_plane_view *v, int qi, int qj)
+{
+  return v->part[qi][qj] == 1 && v->conj ? -v->sign[qi][qj] : v->sign[qi][qj];
+}
 /* Finish the rows x cols tile of C' at (i0, j0) of a view call on the CPU. */
 bool hop_planes_fallback(const struct hop_call *real, int64_t i0, int64_t j0, int64_t rows,
                          int64_t cols);

@@ -226,13 +226,7 @@ static cl_kernel slab_kernel(struct tri *t)
   char why[160] = "", options[96];
   snprintf(options, sizeof options, "-DNBMAX=%d -DCOLS=%d%s", (int)t->nb, SLAB_COLS,
            d ? " -DHOP_FP64" : "");
-  char *src = hop_ocl_source_join(files, why, sizeof why);
-  if (src != NULL && hop_ocl_fault_hit(&st->fault, HOP_OCL_FAULT_BUILD)) {
-    snprintf(why, sizeof why, "build failed (injected by HOPBLAS_OPENCL_FAULT)");
-    free(src), src = NULL;
-  }
-  cl_program prog = src ? hop_ocl_program_build(st, "trsm_slab", src, options, why, sizeof why) : NULL;
-  free(src);
+  cl_program prog = hop_ocl_program_aux(st, "trsm_slab", files, options, why, sizeof why);
   /* The work-group solver where the device runs a work-group of the slab's
    * entries (HOPBLAS_OPENCL_TRSM_GROUP=0: never), else a work-item per vector. */
   size_t group = ((size_t)t->nb + 31) / 32 * 32, most = 0;

@@ -345,6 +345,12 @@ void hop_ocl_spread_release(struct hop_ocl_state *st);
  * else from source, then stored; NULL with why on failure. */
 cl_program hop_ocl_program_build(struct hop_ocl_state *st, const char *label, const char *src,
                                  const char *options, char *why, size_t len);
+/* An auxiliary program (trsm's slab solver, the plane spreading kernel)
+ * from its kernels/ files, as hop_ocl_program_build; a build that
+ * HOPBLAS_OPENCL_FAULT counts. */
+cl_program hop_ocl_program_aux(struct hop_ocl_state *st, const char *label,
+                               const char *const *files, const char *options, char *why,
+                               size_t len);
 
 /* cache.c: on-disk program binaries, validated before use. */
 bool hop_ocl_cache_load(const char *key, unsigned char **bin, size_t *len);

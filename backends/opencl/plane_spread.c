@@ -19,8 +19,6 @@
  * devices that keep subnormal floats, and while HOPBLAS_OPENCL_SPREAD is 1;
  * elsewhere, and where the kernel does not build (one log line), the host
  * packs the plane as before. */
-#include <stdio.h>
-#include <stdlib.h>
 
 #include "run.h"
 
@@ -29,11 +27,8 @@ static int spread_code(const struct hop_plane_view *v)
 {
   int code = 0;
   for (int q = 0; q < 2; q++)
-    for (int r = 0; r < 2; r++) {
-      int part = v->part[q][r], sign = v->sign[q][r];
-      bool negate = part == 1 && v->conj ? sign > 0 : sign < 0;
-      code |= (part | (negate ? 2 : 0)) << (2 * (2 * q + r));
-    }
+    for (int r = 0; r < 2; r++)
+      code |= (v->part[q][r] | (hop_plane_view_sign(v, q, r) < 0 ? 2 : 0)) << (2 * (2 * q + r));
   return code;
 }
 
@@ -46,15 +41,8 @@ static cl_kernel spread_kernel(struct hop_ocl_state *st, bool dbl)
     return k->kernel[d];
   static const char *const files[] = {"plane_spread.cl", NULL};
   char why[160] = "";
-  char *src = hop_ocl_source_join(files, why, sizeof why);
-  if (src != NULL && hop_ocl_fault_hit(&st->fault, HOP_OCL_FAULT_BUILD)) {
-    snprintf(why, sizeof why, "build failed (injected by HOPBLAS_OPENCL_FAULT)");
-    free(src), src = NULL;
-  }
-  cl_program prog =
-    src ? hop_ocl_program_build(st, "plane_spread", src, dbl ? "-DHOP_FP64" : "", why, sizeof why)
-        : NULL;
-  free(src);
+  cl_program prog = hop_ocl_program_aux(st, "plane_spread", files, dbl ? "-DHOP_FP64" : "", why,
+                                        sizeof why);
   cl_int err = CL_BUILD_PROGRAM_FAILURE;
   cl_kernel kn = prog != NULL ? clCreateKernel(prog, "plane_spread", &err) : NULL;
   if (kn == NULL) {
@@ -103,8 +91,6 @@ bool hop_ocl_spread_up(struct hop_ocl_call *c, struct hop_ocl_op_slot *o,
                        int rows, int cols, cl_mem dst, int dr0, int dc0, int ld, cl_event *ev)
 {
   struct hop_ocl_state *st = c->st;
-  if (!hop_ocl_spread_settle(c, o))
-    return false;
   struct hop_ocl_slot *compact = &st->pool.compact[s->x][s->slot];
   cl_int err = hop_ocl_slot_ensure(st, compact, s->full / 2, CL_MEM_READ_WRITE, false);
   if (err != CL_SUCCESS)

@@ -153,6 +153,20 @@ cl_program hop_ocl_program_build(struct hop_ocl_state *st, const char *label, co
   return prog;
 }
 
+cl_program hop_ocl_program_aux(struct hop_ocl_state *st, const char *label,
+                               const char *const *files, const char *options, char *why,
+                               size_t len)
+{
+  if (hop_ocl_fault_hit(&st->fault, HOP_OCL_FAULT_BUILD)) { /* as if from source or cache */
+    snprintf(why, len, "build failed (injected by HOPBLAS_OPENCL_FAULT)");
+    return NULL;
+  }
+  char *src = hop_ocl_source_join(files, why, len);
+  cl_program prog = src ? hop_ocl_program_build(st, label, src, options, why, len) : NULL;
+  free(src);
+  return prog;
+}
+
 /* The family's dgemm kernel, from the same source built with -DHOP_FP64,
  * where the family has one and the device cl_khr_fp64.  Without it the
  * engine declines d and z; pr->fp64 says why (`hopblas info`).  Built on

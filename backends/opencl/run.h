@@ -160,7 +160,8 @@ bool hop_ocl_spread_fits(struct hop_ocl_call *c, const struct hop_plane_view *v,
                          int rows, int cols, int dr0, int dc0, int ld);
 /* Would a block of v be spread (the device's slot then kernels may write)? */
 bool hop_ocl_spread_wanted(struct hop_ocl_call *c, const struct hop_plane_view *v);
-/* Upload it so for slot o (block s) into dst, the spread left pending; *ev: the upload. */
+/* Upload it so for slot o (block s) into dst, the spread left pending; *ev:
+ * the upload.  The slot is settled first (hop_ocl_spread_settle). */
 bool hop_ocl_spread_up(struct hop_ocl_call *c, struct hop_ocl_op_slot *o,
                        const struct hop_ocl_src *s, const struct hop_plane_view *v, int r0, int c0,
                        int rows, int cols, cl_mem dst, int dr0, int dc0, int ld, cl_event *ev);
