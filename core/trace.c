@@ -19,6 +19,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -179,13 +180,27 @@ static void open_locked(void)
     pthread_atfork(before_fork, after_fork_parent, after_fork_child);
     tr.hooks = true;
   }
-  if (!S_ISREG(sb.st_mode) || sb.st_size == 0) {
-    static const char header[] =
-      "time,symbol,dtype,m,n,k,transa,transb,engine,why,seconds,gflops,verify,side,uplo,diag,pid,"
-      "tid\n";
+  static const char header[] =
+    "time,symbol,dtype,m,n,k,transa,transb,engine,why,seconds,gflops,verify,side,uplo,diag,pid,"
+    "tid\n";
+  if (!S_ISREG(sb.st_mode)) {
     memcpy(tr.buf + tr.len, header, sizeof header - 1);
     tr.len += sizeof header - 1;
+    return;
   }
+  /* Processes that share one file: the first to hold the lock finds it
+   * empty and writes the header at once, so no other one sees it empty too
+   * and every row comes after it.  A lock someone else keeps is waited for
+   * WAIT_MS at most, then done without. */
+  bool locked = false;
+  for (int waited = 0; !(locked = flock(fd, LOCK_EX | LOCK_NB) == 0) && errno == EWOULDBLOCK &&
+                       waited < WAIT_MS;
+       waited++)
+    poll(NULL, 0, 1);
+  if (fstat(fd, &sb) == 0 && sb.st_size == 0)
+    hop_write_all(fd, header, sizeof header - 1);
+  if (locked)
+    flock(fd, LOCK_UN);
 }
 
 /* Write the buffer; what cannot be written now is dropped, never waited for. */
