@@ -249,12 +249,21 @@ int hop_ocl_copy_threads(struct hop_ocl_state *st)
 void hop_ocl_copy_columns(struct hop_ocl_state *st, size_t bytes, int cols, hop_ocl_copy_fn *fn,
                           void *arg)
 {
+  hop_ocl_copy_columns_beside(st, bytes, cols, fn, arg, NULL, NULL);
+}
+
+void hop_ocl_copy_columns_beside(struct hop_ocl_state *st, size_t bytes, int cols,
+                                 hop_ocl_copy_fn *fn, void *arg, void (*beside)(void *),
+                                 void *beside_arg)
+{
   struct hop_ocl_copy *cp = bytes >= COPY_MIN_BYTES && cols > 1 ? copy_pool(st) : NULL;
   size_t by_size = bytes / COPY_MIN_CHUNK;
   int chunks = cp == NULL ? 1 : cp->threads * cp->chunks_per_thread;
   chunks = (size_t)chunks > by_size ? (int)by_size : chunks;
   chunks = chunks > cols ? cols : chunks;
   if (chunks < 2) {
+    if (beside != NULL)
+      beside(beside_arg);
     fn(arg, 0, cols);
     return;
   }
@@ -271,6 +280,8 @@ void hop_ocl_copy_columns(struct hop_ocl_state *st, size_t bytes, int cols, hop_
   pthread_mutex_lock(&cp->lock);
   pthread_cond_broadcast(&cp->go);
   pthread_mutex_unlock(&cp->lock);
+  if (beside != NULL)
+    beside(beside_arg);
   take_chunks(cp, r);
   if (spin(all_done, cp, (uint32_t)chunks))
     return;

@@ -176,6 +176,8 @@ struct hop_ocl_stager {
   long uploads;
   long spreads;                   /* complex blocks spread into planes on the device */
   double pack_s, unpack_s, wait_s; /* copying into / out of pinned memory, waiting on events */
+  double enqueue_s;                /* sending the uploads to the queue */
+  double pack_beside_s;            /* of pack_s: sending uploads while the copy threads pack */
   double pack_bytes, unpack_bytes;
 };
 
@@ -366,6 +368,12 @@ bool hop_ocl_fault_hit(struct hop_ocl_fault *f, enum hop_ocl_fault_op op);
 typedef void hop_ocl_copy_fn(void *arg, int j0, int j1);
 void hop_ocl_copy_columns(struct hop_ocl_state *st, size_t bytes, int cols, hop_ocl_copy_fn *fn,
                           void *arg);
+/* The same, with beside(beside_arg) run on the calling thread while the
+ * workers start on the copy (then it takes its share): the caller's own
+ * work that touches none of the copy's bytes, hidden behind it. */
+void hop_ocl_copy_columns_beside(struct hop_ocl_state *st, size_t bytes, int cols,
+                                 hop_ocl_copy_fn *fn, void *arg, void (*beside)(void *),
+                                 void *beside_arg);
 int hop_ocl_copy_threads(struct hop_ocl_state *st);
 /* The threads that copy (the caller included) once a call needs them:
  * HOPBLAS_OPENCL_COPY_THREADS, else every core for a discrete device and

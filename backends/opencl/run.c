@@ -561,7 +561,8 @@ static void log_phases(const struct hop_ocl_call *c, double seconds)
     return;
   const struct hop_ocl_plan *p = &c->p;
   const struct hop_call *g = c->g;
-  double busy = c->sg.pack_s + c->sg.unpack_s + c->sg.wait_s, mib = 1.0 / (1 << 20);
+  double sends = c->sg.enqueue_s - c->sg.pack_beside_s; /* those not inside pack's time */
+  double busy = c->sg.pack_s + c->sg.unpack_s + c->sg.wait_s + sends, mib = 1.0 / (1 << 20);
   char lead[64] = "", spread[48] = "";
   if (c->lead.passes > 0)
     snprintf(lead, sizeof lead, "k to %lld first in %d passes over every tile; ",
@@ -571,7 +572,8 @@ static void log_phases(const struct hop_ocl_call *c, double seconds)
   hop_log(3,
           "opencl phases: %s%s %dx%dx%d %s%s beta=%g%s: %zu tiles (%dx%d) of %dx%d, k in %d; slots "
           "%d operand, %d C; %s%s%ld uploads of <= %zu KiB, %d copy threads; host ms: pack %.3f "
-          "(%.1f MiB), unpack %.3f (%.1f MiB), wait %.3f, other %.3f, total %.3f",
+          "(%.1f MiB), unpack %.3f (%.1f MiB), wait %.3f, sending uploads %.3f (%.3f of it inside "
+          "pack), other %.3f, total %.3f",
           c->ops->name, g->planes != NULL ? " (complex planes read in place)" : "", (int)g->m,
           (int)g->n, (int)g->k, g->ta ? "T" : "N",
           g->tb ? "T" : "N", g->beta.re, p->beta_host ? " (on the host)" : "", c->ntiles,
@@ -579,7 +581,7 @@ static void log_phases(const struct hop_ocl_call *c, double seconds)
           c->sg.chunk >> 10,
           hop_ocl_copy_threads(c->st), 1e3 * c->sg.pack_s, mib * c->sg.pack_bytes,
           1e3 * c->sg.unpack_s, mib * c->sg.unpack_bytes, 1e3 * c->sg.wait_s,
-          1e3 * (seconds - busy), 1e3 * seconds);
+          1e3 * c->sg.enqueue_s, 1e3 * c->sg.pack_beside_s, 1e3 * (seconds - busy), 1e3 * seconds);
 }
 
 int hop_ocl_row_blocks(struct hop_ocl_state *st)

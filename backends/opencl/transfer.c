@@ -145,12 +145,20 @@ static void pack_columns(void *arg, int j0, int j1)
 
 /* Copy the rows x cols block at (row0, col0) of a column-major matrix into
  * dst, densely (ld = rows). */
-void hop_ocl_pack(struct hop_ocl_state *st, const void *x, int ld, size_t esize, int row0,
-                  int col0, int rows, int cols, void *dst)
+static void pack_beside(struct hop_ocl_state *st, const void *x, int ld, size_t esize, int row0,
+                        int col0, int rows, int cols, void *dst, void (*beside)(void *),
+                        void *beside_arg)
 {
   struct pack_job p = {.src = (const unsigned char *)x + hop_at(row0, col0, ld) * esize,
                        .out = dst, .ld_bytes = (size_t)ld * esize, .run = (size_t)rows * esize};
-  hop_ocl_copy_columns(st, p.run * (size_t)cols, cols, pack_columns, &p);
+  hop_ocl_copy_columns_beside(st, p.run * (size_t)cols, cols, pack_columns, &p, beside,
+                              beside_arg);
+}
+
+void hop_ocl_pack(struct hop_ocl_state *st, const void *x, int ld, size_t esize, int row0,
+                  int col0, int rows, int cols, void *dst)
+{
+  pack_beside(st, x, ld, esize, row0, col0, rows, cols, dst, NULL, NULL);
 }
 
 struct view_job {
@@ -171,11 +179,19 @@ static void view_columns(void *arg, int j0, int j1)
 }
 
 /* hop_ocl_pack for a plane view of a complex call: its block read in place. */
+static void pack_view_beside(struct hop_ocl_state *st, const struct hop_plane_view *v, int row0,
+                             int col0, int rows, int cols, void *dst, void (*beside)(void *),
+                             void *beside_arg)
+{
+  struct view_job p = {.v = v, .row0 = row0, .col0 = col0, .rows = rows, .out = dst};
+  hop_ocl_copy_columns_beside(st, (size_t)rows * (size_t)cols * (v->dbl ? 8 : 4), cols,
+                              view_columns, &p, beside, beside_arg);
+}
+
 void hop_ocl_pack_view(struct hop_ocl_state *st, const struct hop_plane_view *v, int row0,
                        int col0, int rows, int cols, void *dst)
 {
-  struct view_job p = {.v = v, .row0 = row0, .col0 = col0, .rows = rows, .out = dst};
-  hop_ocl_copy_columns(st, (size_t)rows * (size_t)cols * (v->dbl ? 8 : 4), cols, view_columns, &p);
+  pack_view_beside(st, v, row0, col0, rows, cols, dst, NULL, NULL);
 }
 
 struct unpack_job {
@@ -325,15 +341,76 @@ void hop_ocl_stager_end(struct hop_ocl_stager *sg)
     }
 }
 
+/* One chunk packed into ring buffer r, waiting to go up (n == 0: none). */
+struct upload {
+  struct hop_ocl_state *st;
+  struct hop_ocl_stager *sg;
+  cl_mem dev;
+  int dev_ld, dev_r0, dev_c0;
+  size_t esize, col_bytes;
+  cl_event after;
+  int r, j, n;
+  cl_event last; /* the last chunk sent (held by sg->sent) */
+  cl_int err;
+};
+
+/* Send u's chunk and flush it to the link; after an error, nothing more. */
+static void upload_send(void *arg)
+{
+  struct upload *u = arg;
+  if (u->n == 0 || u->err != CL_SUCCESS)
+    return;
+  struct hop_ocl_state *st = u->st;
+  struct hop_ocl_stager *sg = u->sg;
+  double t0 = hop_now();
+  const void *host = st->pool.ring[u->r].host;
+  cl_uint waits = u->after != NULL;
+  const cl_event *wait = u->after != NULL ? &u->after : NULL;
+  cl_event ev = NULL;
+  if (hop_ocl_fault_hit(&st->fault, HOP_OCL_FAULT_UPLOAD)) {
+    u->err = CL_OUT_OF_RESOURCES;
+  } else if (u->dev_ld == 0) {
+    u->err = clEnqueueWriteBuffer(st->q[HOP_OCL_Q_UP], u->dev, CL_FALSE,
+                                  (size_t)u->j * u->col_bytes, (size_t)u->n * u->col_bytes, host,
+                                  waits, wait, &ev);
+  } else {
+    size_t dev_origin[3] = {(size_t)u->dev_r0 * u->esize, (size_t)u->dev_c0 + (size_t)u->j, 0};
+    size_t host_origin[3] = {0, 0, 0}, region[3] = {u->col_bytes, (size_t)u->n, 1};
+    u->err = clEnqueueWriteBufferRect(st->q[HOP_OCL_Q_UP], u->dev, CL_FALSE, dev_origin,
+                                      host_origin, region, (size_t)u->dev_ld * u->esize, 0,
+                                      u->col_bytes, 0, host, waits, wait, &ev);
+  }
+  u->n = 0;
+  if (u->err == CL_SUCCESS) {
+    clFlush(st->q[HOP_OCL_Q_UP]);
+    if (sg->sent[u->r] != NULL)
+      clReleaseEvent(sg->sent[u->r]);
+    sg->sent[u->r] = ev;
+    sg->uploads++;
+    hop_ocl_timeline_add(sg->tl, ev, HOP_OCL_TL_UP);
+    u->last = ev;
+  }
+  sg->enqueue_s += hop_now() - t0;
+}
+
+/* HOPBLAS_OPENCL_ENQUEUE_BESIDE: each chunk is sent while the next is packed. */
+static bool enqueue_beside(void)
+{
+  return hop_config_int("HOPBLAS_OPENCL_ENQUEUE_BESIDE", 0, 1, 1) == 1;
+}
+
 /* Copy the rows x cols block at (row0, col0) of x (column-major, ld; or of
  * the plane `view` when not NULL) into dev through the ring of pinned
  * buffers: densely from offset 0 when dev_ld is 0, else at the same
  * (row0, col0) of a column-major dev of leading dimension dev_ld.  Whole
  * columns of about sg->chunk bytes at a time, each upload flushed at once
  * so that it crosses the link while the next chunk is packed.  A ring
- * buffer is refilled once its previous upload has left it.  The uploads
- * wait for `after` (the last kernel that read dev); *done is the last one
- * (the queue is in order: it stands for them all). */
+ * buffer is refilled once its previous upload has left it.  The calling
+ * thread sends each chunk while the copy threads start on the next (the
+ * driver's enqueue and flush then cost the host no time of its own); the
+ * ring still holds two chunks on the link when the host waits for the
+ * third.  The uploads wait for `after` (the last kernel that read dev);
+ * *done is the last one (the queue is in order: it stands for them all). */
 static cl_int stage_upload(struct hop_ocl_state *st, struct hop_ocl_stager *sg, const void *x,
                            const struct hop_plane_view *view, int ld, size_t esize, int row0,
                            int col0, int rows, int cols, cl_mem dev, int dev_ld, int dev_r0,
@@ -342,9 +419,12 @@ static cl_int stage_upload(struct hop_ocl_state *st, struct hop_ocl_stager *sg, 
   size_t col_bytes = (size_t)rows * esize;
   size_t per = sg->chunk / col_bytes;
   per = per < 1 ? 1 : per > (size_t)cols ? (size_t)cols : per;
-  cl_event ev = NULL;
+  bool beside = enqueue_beside();
+  struct upload held = {.st = st, .sg = sg, .dev = dev, .dev_ld = dev_ld, .dev_r0 = dev_r0,
+                        .dev_c0 = dev_c0, .esize = esize, .col_bytes = col_bytes, .after = after,
+                        .err = CL_SUCCESS};
   *done = NULL;
-  for (int j = 0; j < cols; j += (int)per) {
+  for (int j = 0; j < cols && held.err == CL_SUCCESS; j += (int)per) {
     int n = cols - j < (int)per ? cols - j : (int)per;
     int r = sg->next;
     sg->next = (r + 1) % HOP_OCL_RING;
@@ -356,39 +436,29 @@ static cl_int stage_upload(struct hop_ocl_state *st, struct hop_ocl_stager *sg, 
     if (err == CL_SUCCESS)
       err = hop_ocl_slot_ensure(st, ring, per * col_bytes, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR,
                                 true);
-    if (err != CL_SUCCESS)
+    if (err != CL_SUCCESS) {
+      upload_send(&held);
       return err;
-    if (view != NULL)
-      hop_ocl_pack_view(st, view, row0, col0 + j, rows, n, ring->host);
-    else
-      hop_ocl_pack(st, x, ld, esize, row0, col0 + j, rows, n, ring->host);
-    sg->pack_s += hop_now() - t1;
-    sg->pack_bytes += (double)n * (double)col_bytes;
-    if (hop_ocl_fault_hit(&st->fault, HOP_OCL_FAULT_UPLOAD))
-      return CL_OUT_OF_RESOURCES;
-    cl_uint waits = after != NULL;
-    const cl_event *wait = after != NULL ? &after : NULL;
-    if (dev_ld == 0) {
-      err = clEnqueueWriteBuffer(st->q[HOP_OCL_Q_UP], dev, CL_FALSE, (size_t)j * col_bytes,
-                                 (size_t)n * col_bytes, ring->host, waits, wait, &ev);
-    } else {
-      size_t dev_origin[3] = {(size_t)dev_r0 * esize, (size_t)dev_c0 + (size_t)j, 0};
-      size_t host_origin[3] = {0, 0, 0}, region[3] = {col_bytes, (size_t)n, 1};
-      err = clEnqueueWriteBufferRect(st->q[HOP_OCL_Q_UP], dev, CL_FALSE, dev_origin, host_origin,
-                                     region, (size_t)dev_ld * esize, 0, col_bytes, 0, ring->host,
-                                     waits, wait, &ev);
     }
-    if (err != CL_SUCCESS)
-      return err;
-    clFlush(st->q[HOP_OCL_Q_UP]);
-    if (sg->sent[r] != NULL)
-      clReleaseEvent(sg->sent[r]);
-    sg->sent[r] = ev;
-    sg->uploads++;
-    hop_ocl_timeline_add(sg->tl, ev, HOP_OCL_TL_UP);
+    void (*side)(void *) = beside && held.n > 0 ? upload_send : NULL;
+    double sent = sg->enqueue_s;
+    if (view != NULL)
+      pack_view_beside(st, view, row0, col0 + j, rows, n, ring->host, side, &held);
+    else
+      pack_beside(st, x, ld, esize, row0, col0 + j, rows, n, ring->host, side, &held);
+    sg->pack_s += hop_now() - t1;
+    sg->pack_beside_s += sg->enqueue_s - sent;
+    sg->pack_bytes += (double)n * (double)col_bytes;
+    upload_send(&held); /* the previous chunk, unless it went beside */
+    held.r = r, held.j = j, held.n = n;
+    if (!beside)
+      upload_send(&held);
   }
-  clRetainEvent(ev);
-  *done = ev;
+  upload_send(&held);
+  if (held.err != CL_SUCCESS)
+    return held.err;
+  clRetainEvent(held.last);
+  *done = held.last;
   return CL_SUCCESS;
 }
 

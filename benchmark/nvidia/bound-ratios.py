@@ -6,8 +6,9 @@ FOLDER holds link.txt (linkrate), resident.txt (each precision's kernel
 resident at 8192) and the host runs (h-ROUND-SPREAD.txt, all-ROUND.txt:
 `hopblas bench` at 8192 with HOPBLAS_VERBOSE=3's phase lines).  The bound
 of a call is max(kernel resident, host copies, link): host copies are the
-median pack + unpack of the run's warm calls of that precision; the link is
-its bytes up and then down at linkrate's rates (a complex call's doubled
+median pack + unpack of the run's warm calls of that precision (less the
+uploads sent inside pack); the link is its bytes up and then down at
+linkrate's rates (a complex call's doubled
 plane goes up as the caller's complex elements when its phase lines say
 that blocks were spread).  Prints a line per run: each precision's time,
 its parts and the ratio.
@@ -47,6 +48,14 @@ def pack_mib(dt, spread):
     return 2 * N * N * e / 2**20
 
 
+def host_copies(phase):
+    """pack + unpack of one phase line, less the uploads sent inside pack."""
+    inside = re.search(r"\(([\d.]+) of it inside pack\)", phase)
+    return (float(re.search(r" pack ([\d.]+)", phase).group(1)) +
+            float(re.search(r" unpack ([\d.]+)", phase).group(1)) -
+            (float(inside.group(1)) if inside else 0.0))
+
+
 files = sorted(glob.glob(os.path.join(folder, "h-*.txt"))) + sorted(
     glob.glob(os.path.join(folder, "all-*.txt")))
 for f in files:
@@ -66,9 +75,7 @@ for f in files:
         want = "%.1f MiB" % pack_mib(dt, spread)
         calls = [p for p in phases if " %s " % shape in p and "pack" in p and
                  re.search(r" pack [\d.]+ \(%s\)" % re.escape(want), p)][1:]  # the first is cold
-        copies = statistics.median(
-            float(re.search(r" pack ([\d.]+)", p).group(1)) +
-            float(re.search(r" unpack ([\d.]+)", p).group(1)) for p in calls)
+        copies = statistics.median(host_copies(p) for p in calls)
         lk = link_ms(dt, spread)
         bound = max(kernel[dt], copies, lk)
         parts.append("%s %.2f ms (kernel %.1f, copies %.1f, link %.1f) %.3f" %
