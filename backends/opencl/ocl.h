@@ -178,6 +178,7 @@ struct hop_ocl_stager {
   double pack_s, unpack_s, wait_s; /* copying into / out of pinned memory, waiting on events */
   double enqueue_s;                /* sending the uploads to the queue */
   double pack_beside_s;            /* of pack_s: sending uploads while the copy threads pack */
+  double queue_s;                  /* queueing the kernels and C's read-backs */
   double pack_bytes, unpack_bytes;
 };
 

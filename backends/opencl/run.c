@@ -188,10 +188,12 @@ static cl_int read_back(struct hop_ocl_call *c, struct hop_ocl_c_slot *cs, cl_ev
   cl_int err = CL_SUCCESS;
   for (int j = 0; j < cs->cols && err == CL_SUCCESS; j += cs->part_cols) {
     int n = cs->cols - j < cs->part_cols ? cs->cols - j : cs->part_cols;
+    double t0 = hop_now();
     if (hop_ocl_fault_hit(&c->st->fault, HOP_OCL_FAULT_READ))
       err = CL_OUT_OF_RESOURCES;
     else
       err = c->ops->c_read(c, cs, j, n, kev, &cs->done[cs->parts]);
+    c->sg.queue_s += hop_now() - t0;
     if (err == CL_SUCCESS)
       hop_ocl_timeline_add(c->sg.tl, cs->done[cs->parts++], HOP_OCL_TL_DOWN);
   }
@@ -284,7 +286,9 @@ bool hop_ocl_call_launch_part(struct hop_ocl_call *c, struct hop_ocl_c_slot *cs,
   cl_uint nw = wait_list(wl, a_spread ? a_spread : a_ready, b_spread ? b_spread : b_ready,
                          cs->ready, cs->unmapped);
   hop_ocl_ev_put(kev, NULL);
+  double t0 = hop_now();
   cl_int err = hop_ocl_family_launch(c->st, l, nw, wl, kev); /* slabs, queue window: family.c */
+  c->sg.queue_s += hop_now() - t0;
   hop_ocl_ev_put(&a_spread, NULL);
   hop_ocl_ev_put(&b_spread, NULL);
   if (err != CL_SUCCESS)
@@ -562,7 +566,8 @@ static void log_phases(const struct hop_ocl_call *c, double seconds)
   const struct hop_ocl_plan *p = &c->p;
   const struct hop_call *g = c->g;
   double sends = c->sg.enqueue_s - c->sg.pack_beside_s; /* those not inside pack's time */
-  double busy = c->sg.pack_s + c->sg.unpack_s + c->sg.wait_s + sends, mib = 1.0 / (1 << 20);
+  double busy = c->sg.pack_s + c->sg.unpack_s + c->sg.wait_s + sends + c->sg.queue_s;
+  double mib = 1.0 / (1 << 20);
   char lead[64] = "", spread[48] = "";
   if (c->lead.passes > 0)
     snprintf(lead, sizeof lead, "k to %lld first in %d passes over every tile; ",
@@ -573,7 +578,7 @@ static void log_phases(const struct hop_ocl_call *c, double seconds)
           "opencl phases: %s%s %dx%dx%d %s%s beta=%g%s: %zu tiles (%dx%d) of %dx%d, k in %d; slots "
           "%d operand, %d C; %s%s%ld uploads of <= %zu KiB, %d copy threads; host ms: pack %.3f "
           "(%.1f MiB), unpack %.3f (%.1f MiB), wait %.3f, sending uploads %.3f (%.3f of it inside "
-          "pack), other %.3f, total %.3f",
+          "pack), queueing kernels and read-backs %.3f, other %.3f, total %.3f",
           c->ops->name, g->planes != NULL ? " (complex planes read in place)" : "", (int)g->m,
           (int)g->n, (int)g->k, g->ta ? "T" : "N",
           g->tb ? "T" : "N", g->beta.re, p->beta_host ? " (on the host)" : "", c->ntiles,
@@ -581,7 +586,8 @@ static void log_phases(const struct hop_ocl_call *c, double seconds)
           c->sg.chunk >> 10,
           hop_ocl_copy_threads(c->st), 1e3 * c->sg.pack_s, mib * c->sg.pack_bytes,
           1e3 * c->sg.unpack_s, mib * c->sg.unpack_bytes, 1e3 * c->sg.wait_s,
-          1e3 * c->sg.enqueue_s, 1e3 * c->sg.pack_beside_s, 1e3 * (seconds - busy), 1e3 * seconds);
+          1e3 * c->sg.enqueue_s, 1e3 * c->sg.pack_beside_s, 1e3 * c->sg.queue_s, 1e3 * (seconds - busy),
+          1e3 * seconds);
 }
 
 int hop_ocl_row_blocks(struct hop_ocl_state *st)
