@@ -259,7 +259,7 @@ enum hop_status hop_ocl_engine_call(struct hop_ocl_state *st, const struct hop_c
     if (timed && rc == HOP_OK)
       hop_ocl_model_learn(st, g, hop_now() - t0);
   }
-  st->model.calls_run++;
+  __atomic_fetch_add(&st->model.calls_run, 1, __ATOMIC_RELAXED); /* split.c reads it unlocked */
   if (st->failures >= MAX_FAILURES && !st->off) {
     st->off = true;
     hop_log(1, "opencl: %d device failures in a row on device %zu; it is off for this process",

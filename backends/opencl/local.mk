@@ -12,7 +12,7 @@ libhopcore_la_SOURCES += backends/opencl/keys.c
 
 if HOP_OPENCL
 libhopcore_la_SOURCES += backends/opencl/ocl.h backends/opencl/sources.h \
-	backends/opencl/engine.c backends/opencl/model_learn.c backends/opencl/split.c backends/opencl/split_share.c backends/opencl/level3.h backends/opencl/level3.c \
+	backends/opencl/engine.c backends/opencl/model_learn.c backends/opencl/split.c backends/opencl/split_learn.c backends/opencl/split_share.c backends/opencl/level3.h backends/opencl/level3.c \
 	backends/opencl/level3_tri.c backends/opencl/level3_complex.c backends/opencl/level3_ctrsm.c backends/opencl/runtime.c backends/opencl/generic.c \
 	backends/opencl/program.c backends/opencl/cache.c backends/opencl/plan.c \
 	backends/opencl/transfer.c backends/opencl/run.h backends/opencl/run.c backends/opencl/batch.c \

@@ -319,6 +319,26 @@ const char *hop_ocl_split_detail(void);
 bool hop_ocl_split_flushes(const struct hop_ocl_state *st);
 void hop_ocl_split_describe(struct hop_ocl_state *st, FILE *out);
 
+/* split_learn.c: whether calls the model would share ran faster shared or
+ * alone on the first device, by dtype and octave of flops. */
+enum { HOP_OCL_SPLIT_OCTAVES = 64 };
+struct hop_ocl_split_class {
+  _Atomic double rate[2]; /* flops/s alone [0] and shared [1]; 0: not measured */
+  atomic_uint calls;
+};
+struct hop_ocl_split_learn {
+  struct hop_ocl_split_class cls[HOP_DTYPE_COUNT][HOP_OCL_SPLIT_OCTAVES];
+};
+/* Should g, which the model would share, be shared (counts the call; why:
+ * the trace's words for the choice)? */
+bool hop_ocl_split_choose(struct hop_ocl_split_learn *l, const struct hop_call *g, char *why,
+                          size_t len);
+/* The same without counting: routing's prediction. */
+bool hop_ocl_split_learnt_shared(struct hop_ocl_split_learn *l, const struct hop_call *g);
+/* A warm call of g took seconds, shared or alone. */
+void hop_ocl_split_learn(struct hop_ocl_split_learn *l, const struct hop_call *g, bool shared,
+                         double seconds);
+
 /* generic.c */
 void hop_ocl_generic_params(const struct hop_ocl_device *d, struct hop_ocl_params *p, char *why,
                             size_t len);

@@ -58,9 +58,10 @@ struct hop_ocl_split {
   int nparts;
   struct split_worker w[SPLIT_MAX];
   int nworkers;
+  struct hop_ocl_split_learn learn; /* automatic: shared or alone, from the calls (split_learn.c) */
 };
 
-static _Thread_local char note[160];
+static _Thread_local char note[256];
 static _Thread_local bool noted; /* this thread's last call was shared */
 
 static void run_part(struct hop_ocl_split *sp, struct split_part *p)
@@ -175,16 +176,51 @@ static int plan(const struct hop_ocl_split *sp, const struct hop_call *g, struct
 double hop_ocl_split_predict(const struct hop_ocl_state *st, const struct hop_call *g,
                              double first)
 {
+  struct hop_ocl_split *sp = st->split;
   struct split_part part[SPLIT_MAX];
   double shared;
-  return plan(st->split, g, part, &shared) > 0 ? shared : first;
+  return plan(sp, g, part, &shared) > 0 &&
+             (sp->min_flops >= 0.0 || hop_ocl_split_learnt_shared(&sp->learn, g))
+           ? shared
+           : first;
+}
+
+/* Has every device of the n parts run a call before (its program built, its
+ * first buffers made)?  Only then does a call's time teach split_learn.c. */
+static bool parts_warm(const struct hop_ocl_split *sp, int n)
+{
+  for (int i = 0; i < n; i++)
+    if (sp->part[i].who != CPU &&
+        __atomic_load_n(&sp->dev[sp->part[i].who]->model.calls_run, __ATOMIC_RELAXED) == 0)
+      return false;
+  return true;
+}
+
+/* The model would share g, and calls like it ran faster alone: on the
+ * first device, with the choice in the trace's note. */
+static enum hop_status run_alone(struct hop_ocl_split *sp, const struct hop_call *g,
+                                 const char *why)
+{
+  struct hop_ocl_state *st = sp->dev[0];
+  bool warm = __atomic_load_n(&st->model.calls_run, __ATOMIC_RELAXED) > 0;
+  double t0 = hop_now();
+  enum hop_status rc = hop_ocl_engine_call(st, g);
+  if (rc != HOP_OK)
+    return rc;
+  if (warm)
+    hop_ocl_split_learn(&sp->learn, g, false, hop_now() - t0);
+  const char *own = hop_ocl_tune_detail(st);
+  snprintf(note, sizeof note, "device %zu %s%s%s", st->dev, why, own != NULL ? " " : "",
+           own != NULL ? own : "");
+  noted = true;
+  return HOP_OK;
 }
 
 /* ---- the call --------------------------------------------------------------- */
 
 /* first: the first part's own note (its family, kernels, parameters), or "". */
 static void write_note(const struct hop_ocl_split *sp, const struct split_part *part, int n,
-                       const char *first, bool shared)
+                       const char *first, bool shared, const char *why)
 {
   size_t at = 0;
   at += (size_t)snprintf(note, sizeof note, n > 0 && part[0].rows ? "split-rows=" : "split=");
@@ -203,6 +239,8 @@ static void write_note(const struct hop_ocl_split *sp, const struct split_part *
   }
   if (shared && at < sizeof note)
     at += (size_t)snprintf(note + at, sizeof note - at, " shared-A");
+  if (*why != '\0' && at < sizeof note)
+    at += (size_t)snprintf(note + at, sizeof note - at, " %s", why);
   if (*first != '\0' && at < sizeof note)
     snprintf(note + at, sizeof note - at, " %s", first);
   noted = true;
@@ -236,6 +274,14 @@ enum hop_status hop_ocl_split_call(struct hop_ocl_state *st, const struct hop_ca
     pthread_mutex_unlock(&sp->call);
     return hop_ocl_engine_call(st, g);
   }
+  char why[120] = "";
+  if (sp->min_flops < 0.0 && !hop_ocl_split_choose(&sp->learn, g, why, sizeof why)) {
+    enum hop_status rc = run_alone(sp, g, why);
+    pthread_mutex_unlock(&sp->call);
+    return rc;
+  }
+  bool warm = parts_warm(sp, n);
+  double t0 = hop_now();
   struct hop_ocl_shared *shared = share(sp, g, n);
   pthread_mutex_lock(&sp->lock);
   sp->nparts = n;
@@ -273,7 +319,12 @@ enum hop_status hop_ocl_split_call(struct hop_ocl_state *st, const struct hop_ca
             p->redone == CPU ? "the CPU" : "another device");
   }
   hop_ocl_share_end(shared);
-  write_note(sp, sp->part, n, first, shared != NULL);
+  bool all_ok = true;
+  for (int i = 0; i < n; i++)
+    all_ok = all_ok && sp->part[i].rc == HOP_OK;
+  if (sp->min_flops < 0.0 && warm && all_ok)
+    hop_ocl_split_learn(&sp->learn, g, true, hop_now() - t0);
+  write_note(sp, sp->part, n, first, shared != NULL, why);
   pthread_mutex_unlock(&sp->call);
   return HOP_OK;
 }
@@ -380,7 +431,8 @@ void hop_ocl_split_describe(struct hop_ocl_state *st, FILE *out)
   fprintf(out, "%s, whole panels of %lld columns of C (of rows for a GEMM taller than wide), ",
           sp->cpu ? " and the CPU" : "", (long long)sp->grain);
   if (sp->min_flops < 0.0)
-    fprintf(out, "when predicted faster than one device\n");
+    fprintf(out, "when predicted faster than one device and, for calls like it (dtype and "
+                 "size), measured faster shared than alone\n");
   else
     fprintf(out, "every call of at least %.3g flops (HOPBLAS_OPENCL_SPLIT_MIN_FLOPS)\n",
             sp->min_flops);
