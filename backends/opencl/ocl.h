@@ -323,7 +323,8 @@ void hop_ocl_split_describe(struct hop_ocl_state *st, FILE *out);
  * alone on the first device, by dtype and octave of flops. */
 enum { HOP_OCL_SPLIT_OCTAVES = 64 };
 struct hop_ocl_split_class {
-  _Atomic double rate[2]; /* flops/s alone [0] and shared [1]; 0: not measured */
+  _Atomic double rate[2];    /* flops/s alone [0] and shared [1]; 0: not measured */
+  atomic_uint samples[2];    /* warm calls timed each way, the dropped first included */
   atomic_uint calls;
 };
 struct hop_ocl_split_learn {

@@ -10,12 +10,13 @@
  *
  * So for each dtype and octave of flops the calls the model would share
  * keep two rates, measured on warm calls (every device taking part has run
- * a call before): shared, and alone on the first device.  The first such
- * call is shared (the model's choice), the next alone, and from then on
- * the faster of the two runs, except every EXPLORE-th call, which runs the
- * other way so that a rate taken under load, or before buffers were
- * allocated, is measured again.  Each measurement moves its rate half of
- * the way. */
+ * a call before): shared, and alone on the first device.  Each way's first
+ * measurement of a class is dropped (it pays for the buffers, and perhaps
+ * the program, of that size); the calls are shared (the model's choice)
+ * until that way has a rate, then run alone until that way has one too,
+ * and from then on the faster of the two runs, except every EXPLORE-th
+ * call, which runs the other way so that a rate taken under load is
+ * measured again.  Each later measurement moves its rate half of the way. */
 #include <math.h>
 
 #include "ocl.h"
@@ -74,6 +75,8 @@ void hop_ocl_split_learn(struct hop_ocl_split_learn *l, const struct hop_call *g
   if (!(seconds > 0.0))
     return;
   struct hop_ocl_split_class *c = class_of(l, g);
+  if (atomic_fetch_add(&c->samples[shared], 1) == 0)
+    return; /* the first of its class this way: buffers made, perhaps a program loaded */
   double rate = hop_call_flops(g) / seconds, was = atomic_load(&c->rate[shared]);
   atomic_store(&c->rate[shared], was > 0.0 ? 0.5 * (was + rate) : rate);
 }
