@@ -17,6 +17,7 @@ const struct hop_config_key hop_opencl_keys[] = {
   {"HOPBLAS_OPENCL_CHUNK", "staged: bytes per upload and C read-back part (0 = 8 MiB, 16 MiB for calls with 1 GiB of A and B); trsm's read-back shares", HOP_KEY_VALUE},
   {"HOPBLAS_OPENCL_OPERAND_SLOTS", "staged: device slots for each of A's and B's blocks, 2 to 8 (3): B panels uploaded this far ahead; set, no leading passes", HOP_KEY_VALUE},
   {"HOPBLAS_OPENCL_LEAD_MIN_INTENSITY", "staged: the least flops per byte of A and B of a call that takes leading passes (500)", HOP_KEY_VALUE},
+  {"HOPBLAS_OPENCL_LEAD_DEPTH", "staged, leading passes: the share of k they compute before each tile's rest (0.5; 0.125 to 0.875)", HOP_KEY_VALUE},
   {"HOPBLAS_OPENCL_LEAD_PASSES", "staged, A in row blocks: passes over every tile that compute k to about k/2 first, so the link stays ahead of the device (2; 0 = tile order)", HOP_KEY_VALUE},
   {"HOPBLAS_OPENCL_ROW_BLOCKS", "staged: row blocks A is cut into when every panel would read all of it, so the first kernel starts sooner (2; 1 = whole)", HOP_KEY_VALUE},
   {"HOPBLAS_OPENCL_SLICE_MIN_FLOPS", "staged: a row block's first tile runs in 4 k slices, each started as its part of A is up, where a slice has this many flops (4e9)", HOP_KEY_VALUE},

@@ -1,7 +1,8 @@
 /* Leading passes over k: a staged call from host memory first computes
- * alpha op(A) op(B) over the first half of k for every tile at once, in
- * two passes of k/4 (HOPBLAS_OPENCL_LEAD_PASSES: more, each twice as deep
- * as the one before), into one device buffer the size of C; then each
+ * alpha op(A) op(B) over the first half of k (HOPBLAS_OPENCL_LEAD_DEPTH:
+ * another share) for every tile at once, in two passes of k/4
+ * (HOPBLAS_OPENCL_LEAD_PASSES: more, each twice as deep as the one
+ * before), into one device buffer the size of C; then each
  * tile runs the second half, adding that buffer, and comes back as usual
  * (run.c).
  *
@@ -40,12 +41,18 @@
 enum { LEAD_DEPTH = 2, LEAD_GRAIN = 64 };
 static const double LEAD_INTENSITY = 500.0; /* flops per byte of A and B */
 
-/* The k at which pass p of `passes` leading passes ends (the last: k/2),
- * a multiple of LEAD_GRAIN. */
+/* HOPBLAS_OPENCL_LEAD_DEPTH: the share of k the leading passes reach (1/2). */
+static double lead_depth(void)
+{
+  return hop_config_double("HOPBLAS_OPENCL_LEAD_DEPTH", 0.125, 0.875, 0.5);
+}
+
+/* The k at which pass p of `passes` leading passes ends (the last: k/2,
+ * or HOPBLAS_OPENCL_LEAD_DEPTH of k), a multiple of LEAD_GRAIN. */
 static int64_t pass_end(int64_t k, int passes, int p)
 {
-  int64_t half = k / 2 / LEAD_GRAIN * LEAD_GRAIN;
-  int64_t end = half >> (passes - 1 - p);
+  int64_t lead = (int64_t)((double)k * lead_depth()) / LEAD_GRAIN * LEAD_GRAIN;
+  int64_t end = lead >> (passes - 1 - p);
   return end / LEAD_GRAIN * LEAD_GRAIN;
 }
 
