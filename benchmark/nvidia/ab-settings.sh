@@ -2,7 +2,7 @@
 # One device call: settings side by side at n = 8192 from host memory, each
 # run a fresh process with its phases (HOPBLAS_VERBOSE=3), in AB_ROUNDS
 # rounds (4) that take the settings in turn, beside the link (linkrate) and
-# each precision resident (the parts of each run's bound:
+# each of those precisions resident (the parts of each run's bound:
 # python3 benchmark/nvidia/bound-ratios.py FOLDER).
 # AB_SETTINGS: space-separated VAR=VALUE settings, `-` for the defaults
 # (default "- HOPBLAS_OPENCL_LEAD_DEPTH=0.75"); AB_DTYPES (d,s); AB_STEPS
@@ -19,7 +19,7 @@ steps=${AB_STEPS:-link resident rounds}
 want() { case " $steps " in *" $1 "*) echo "## $1 at $(( $(date +%s) - t0 )) s"; return 0 ;; esac; return 1; }
 want link && { timeout 60 $dir/bin/linkrate 256 5 >$P/link.txt 2>&1; cat $P/link.txt; }
 want resident && { HOPBLAS_OPENCL_VARIANT=nvidia timeout 120 $B --sizes 8192 --engines opencl --mode resident \
-  --dtype s,d,c,z,h --min-time 0.1 --reps 3 --csv $P/resident.csv >$P/resident.txt 2>&1
+  --dtype "${AB_DTYPES:-d,s}" --min-time 0.1 --reps 3 --csv $P/resident.csv >$P/resident.txt 2>&1
   grep -E '^opencl' $P/resident.txt; }
 want rounds || exit 0
 for r in $(seq 1 "${AB_ROUNDS:-4}"); do
