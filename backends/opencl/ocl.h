@@ -320,15 +320,17 @@ bool hop_ocl_split_flushes(const struct hop_ocl_state *st);
 void hop_ocl_split_describe(struct hop_ocl_state *st, FILE *out);
 
 /* split_learn.c: whether calls the model would share ran faster shared or
- * alone on the first device, by dtype and octave of flops. */
-enum { HOP_OCL_SPLIT_OCTAVES = 64 };
+ * alone on the first device, by routine, dtype, shape (taller than wide,
+ * shared by rows; or not) and octave of flops (from 2^26, the smaller ones
+ * together, to 2^49 and above). */
+enum { HOP_OCL_SPLIT_OCTAVES = 24, HOP_OCL_SPLIT_FIRST_OCTAVE = 26 };
 struct hop_ocl_split_class {
   _Atomic double rate[2];    /* flops/s alone [0] and shared [1]; 0: not measured */
   atomic_uint samples[2];    /* warm calls timed each way, the dropped first included */
   atomic_uint calls;
 };
 struct hop_ocl_split_learn {
-  struct hop_ocl_split_class cls[HOP_DTYPE_COUNT][HOP_OCL_SPLIT_OCTAVES];
+  struct hop_ocl_split_class cls[HOP_OP_COUNT][HOP_DTYPE_COUNT][2][HOP_OCL_SPLIT_OCTAVES];
 };
 /* Should g, which the model would share, be shared (counts the call; why:
  * the trace's words for the choice)? */

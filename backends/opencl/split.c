@@ -431,8 +431,8 @@ void hop_ocl_split_describe(struct hop_ocl_state *st, FILE *out)
   fprintf(out, "%s, whole panels of %lld columns of C (of rows for a GEMM taller than wide), ",
           sp->cpu ? " and the CPU" : "", (long long)sp->grain);
   if (sp->min_flops < 0.0)
-    fprintf(out, "when predicted faster than one device and, for calls like it (dtype and "
-                 "size), measured faster shared than alone\n");
+    fprintf(out, "when predicted faster than one device and, for calls like it (routine, dtype, "
+                 "shape, size), measured faster shared than alone\n");
   else
     fprintf(out, "every call of at least %.3g flops (HOPBLAS_OPENCL_SPLIT_MIN_FLOPS)\n",
             sp->min_flops);

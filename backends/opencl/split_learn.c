@@ -8,9 +8,10 @@
  * than on one GPU (host copies bound it) while at 16384 sharing gained a
  * third, and sgemm gained at both: no fixed rule of the model's gets that.
  *
- * So for each dtype and octave of flops the calls the model would share
- * keep two rates, measured on warm calls (every device taking part has run
- * a call before): shared, and alone on the first device.  Each way's first
+ * So for each routine, dtype, shape and octave of flops the calls the
+ * model would share keep two rates, measured on warm calls (every device
+ * taking part has run a call before): shared, and alone on the first
+ * device.  Each way's first
  * measurement of a class is dropped (it pays for the buffers, and perhaps
  * the program, of that size); the calls are shared (the model's choice)
  * until that way has a rate, then run alone until that way has one too,
@@ -23,12 +24,15 @@
 
 enum { EXPLORE = 16 };
 
+/* Calls alike: the same routine, dtype and shape (split.c shares a GEMM
+ * taller than wide by rows), and flops within a factor of two. */
 static struct hop_ocl_split_class *class_of(struct hop_ocl_split_learn *l, const struct hop_call *g)
 {
   double flops = hop_call_flops(g);
-  int octave = flops >= 1.0 ? (int)log2(flops) : 0;
-  octave = octave >= HOP_OCL_SPLIT_OCTAVES ? HOP_OCL_SPLIT_OCTAVES - 1 : octave;
-  return &l->cls[g->dtype][octave];
+  int octave = (flops >= 1.0 ? (int)log2(flops) : 0) - HOP_OCL_SPLIT_FIRST_OCTAVE;
+  octave = octave < 0 ? 0 : octave >= HOP_OCL_SPLIT_OCTAVES ? HOP_OCL_SPLIT_OCTAVES - 1 : octave;
+  bool tall = g->op == HOP_OP_GEMM && g->m > g->n;
+  return &l->cls[g->op][g->dtype][tall][octave];
 }
 
 /* The arm whose rate is higher; sharing while either is unknown. */
