@@ -314,14 +314,16 @@ void hop_ocl_split_release(struct hop_ocl_state *st);
 double hop_ocl_split_predict(const struct hop_ocl_state *st, const struct hop_call *g,
                              double first);
 enum hop_status hop_ocl_split_call(struct hop_ocl_state *st, const struct hop_call *g);
+/* Is g shared by rows of C (a real GEMM taller than wide), else by columns? */
+bool hop_ocl_split_by_rows(const struct hop_call *g);
 /* The trace's note of this thread's last call when it was shared, else NULL. */
 const char *hop_ocl_split_detail(void);
 bool hop_ocl_split_flushes(const struct hop_ocl_state *st);
 void hop_ocl_split_describe(struct hop_ocl_state *st, FILE *out);
 
 /* split_learn.c: whether calls the model would share ran faster shared or
- * alone on the first device, by routine, dtype, shape (taller than wide,
- * shared by rows; or not) and octave of flops (from 2^26, the smaller ones
+ * alone on the first device, by routine, dtype, shape (shared by rows or
+ * by columns) and octave of flops (from 2^26, the smaller ones
  * together, to 2^49 and above). */
 enum { HOP_OCL_SPLIT_OCTAVES = 24, HOP_OCL_SPLIT_FIRST_OCTAVE = 26 };
 struct hop_ocl_split_class {

@@ -103,6 +103,11 @@ static void *worker_main(void *arg)
 /* The parts of g, into part[] (at most SPLIT_MAX), and the predicted time
  * of the shared call in *seconds; 0 when g is not to be shared: too small,
  * columns that are not independent, or no second taker. */
+bool hop_ocl_split_by_rows(const struct hop_call *g)
+{
+  return g->op == HOP_OP_GEMM && g->planes == NULL && g->m > g->n;
+}
+
 static bool cut(const struct hop_call *g, bool rows, int64_t at, int64_t len, struct hop_call *out)
 {
   if (!rows)
@@ -116,7 +121,7 @@ static int plan(const struct hop_ocl_split *sp, const struct hop_call *g, struct
 {
   struct hop_call whole;
   *seconds = -1.0;
-  bool rows = g->op == HOP_OP_GEMM && g->planes == NULL && g->m > g->n;
+  bool rows = hop_ocl_split_by_rows(g);
   int64_t extent = rows ? g->m : g->n;
   if (extent < 2 * sp->grain || !cut(g, rows, 0, extent, &whole) ||
       (sp->min_flops >= 0.0 && hop_call_flops(g) < sp->min_flops))
@@ -185,13 +190,17 @@ double hop_ocl_split_predict(const struct hop_ocl_state *st, const struct hop_ca
            : first;
 }
 
-/* Has every device of the n parts run a call before (its program built, its
- * first buffers made)?  Only then does a call's time teach split_learn.c. */
+/* Has the device run a call before (its program built, its first buffers
+ * made)?  Only then does a call's time teach split_learn.c. */
+static bool warm(const struct hop_ocl_state *st)
+{
+  return __atomic_load_n(&st->model.calls_run, __ATOMIC_RELAXED) > 0;
+}
+
 static bool parts_warm(const struct hop_ocl_split *sp, int n)
 {
   for (int i = 0; i < n; i++)
-    if (sp->part[i].who != CPU &&
-        __atomic_load_n(&sp->dev[sp->part[i].who]->model.calls_run, __ATOMIC_RELAXED) == 0)
+    if (sp->part[i].who != CPU && !warm(sp->dev[sp->part[i].who]))
       return false;
   return true;
 }
@@ -202,12 +211,12 @@ static enum hop_status run_alone(struct hop_ocl_split *sp, const struct hop_call
                                  const char *why)
 {
   struct hop_ocl_state *st = sp->dev[0];
-  bool warm = __atomic_load_n(&st->model.calls_run, __ATOMIC_RELAXED) > 0;
+  bool timed = warm(st);
   double t0 = hop_now();
   enum hop_status rc = hop_ocl_engine_call(st, g);
   if (rc != HOP_OK)
     return rc;
-  if (warm)
+  if (timed)
     hop_ocl_split_learn(&sp->learn, g, false, hop_now() - t0);
   const char *own = hop_ocl_tune_detail(st);
   snprintf(note, sizeof note, "device %zu %s%s%s", st->dev, why, own != NULL ? " " : "",
@@ -280,7 +289,7 @@ enum hop_status hop_ocl_split_call(struct hop_ocl_state *st, const struct hop_ca
     pthread_mutex_unlock(&sp->call);
     return rc;
   }
-  bool warm = parts_warm(sp, n);
+  bool timed = parts_warm(sp, n);
   double t0 = hop_now();
   struct hop_ocl_shared *shared = share(sp, g, n);
   pthread_mutex_lock(&sp->lock);
@@ -301,11 +310,12 @@ enum hop_status hop_ocl_split_call(struct hop_ocl_state *st, const struct hop_ca
     pthread_cond_wait(&sp->done, &sp->lock);
   pthread_mutex_unlock(&sp->lock);
   /* A failed part's columns are untouched: a device that did its own part
-   * takes it, else the CPU. */
+   * takes it, else the CPU; such a call's time teaches nothing. */
   for (int i = 0; i < n; i++) {
     struct split_part *p = &sp->part[i];
     if (p->rc == HOP_OK)
       continue;
+    timed = false;
     p->redone = CPU;
     for (int j = 0; j < n && p->redone == CPU; j++)
       if (j != i && sp->part[j].rc == HOP_OK && sp->part[j].who != CPU &&
@@ -319,10 +329,7 @@ enum hop_status hop_ocl_split_call(struct hop_ocl_state *st, const struct hop_ca
             p->redone == CPU ? "the CPU" : "another device");
   }
   hop_ocl_share_end(shared);
-  bool all_ok = true;
-  for (int i = 0; i < n; i++)
-    all_ok = all_ok && sp->part[i].rc == HOP_OK;
-  if (sp->min_flops < 0.0 && warm && all_ok)
+  if (sp->min_flops < 0.0 && timed)
     hop_ocl_split_learn(&sp->learn, g, true, hop_now() - t0);
   write_note(sp, sp->part, n, first, shared != NULL, why);
   pthread_mutex_unlock(&sp->call);

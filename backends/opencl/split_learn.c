@@ -24,15 +24,14 @@
 
 enum { EXPLORE = 16 };
 
-/* Calls alike: the same routine, dtype and shape (split.c shares a GEMM
- * taller than wide by rows), and flops within a factor of two. */
+/* Calls alike: the same routine, dtype and shape (shared by rows or by
+ * columns), and flops within a factor of two. */
 static struct hop_ocl_split_class *class_of(struct hop_ocl_split_learn *l, const struct hop_call *g)
 {
   double flops = hop_call_flops(g);
   int octave = (flops >= 1.0 ? (int)log2(flops) : 0) - HOP_OCL_SPLIT_FIRST_OCTAVE;
   octave = octave < 0 ? 0 : octave >= HOP_OCL_SPLIT_OCTAVES ? HOP_OCL_SPLIT_OCTAVES - 1 : octave;
-  bool tall = g->op == HOP_OP_GEMM && g->m > g->n;
-  return &l->cls[g->op][g->dtype][tall][octave];
+  return &l->cls[g->op][g->dtype][hop_ocl_split_by_rows(g)][octave];
 }
 
 /* The arm whose rate is higher; sharing while either is unknown. */
@@ -64,7 +63,6 @@ bool hop_ocl_split_choose(struct hop_ocl_split_learn *l, const struct hop_call *
     share = !faster_shared(alone, shared), how = share ? "shared: measured again" : "alone: measured again";
   else
     share = faster_shared(alone, shared), how = share ? "shared" : "alone";
-  why[0] = '\0';
   if (alone > 0.0 && shared > 0.0)
     snprintf(why, len, "%s (calls like it: shared %.3g, alone %.3g GFLOPS)", how, shared * 1e-9,
              alone * 1e-9);
