@@ -14,23 +14,19 @@ set -u
 P=/tmp/ab; mkdir -p $P
 trap 'tar czf $OUT/ab.tgz -C $P . 2>/dev/null; exit' EXIT TERM INT
 . benchmark/nvidia/device-env.sh
-B="$dir/bin/hopblas bench" # a command, not a function: timeout runs it
 steps=${AB_STEPS:-link resident rounds}
 want() { case " $steps " in *" $1 "*) echo "## $1 at $(( $(date +%s) - t0 )) s"; return 0 ;; esac; return 1; }
-want link && { timeout 60 $dir/bin/linkrate 256 5 >$P/link.txt 2>&1; cat $P/link.txt; }
-want resident && { HOPBLAS_OPENCL_VARIANT=nvidia timeout 120 $B --sizes 8192 --engines opencl --mode resident \
-  --dtype "${AB_DTYPES:-d,s}" --min-time 0.1 --reps 3 --csv $P/resident.csv >$P/resident.txt 2>&1
-  grep -E '^opencl' $P/resident.txt; }
+want link && link_rate
+want resident && resident_8192 "${AB_DTYPES:-d,s}"
 want rounds || exit 0
 for r in $(seq 1 "${AB_ROUNDS:-4}"); do
   i=0
   for s in ${AB_SETTINGS:-- HOPBLAS_OPENCL_LEAD_DEPTH=0.75}; do
     i=$((i + 1))
     [ "$s" = - ] && s=AB_DEFAULTS=1
-    env "$s" HOPBLAS_VERBOSE=3 timeout 150 $B --sizes 8192 --engines hopblas --mode host \
-      --dtype "${AB_DTYPES:-d,s}" --min-time 0.3 --reps 3 >$P/h-$r-$i.txt 2>&1
+    echo "h-$r-$i: $s"
+    host_8192 "h-$r-$i" "${AB_DTYPES:-d,s}" "$s"
     echo "$s" >>$P/h-$r-$i.txt
-    grep -E '^hopblas  ' $P/h-$r-$i.txt | cut -c1-75 | sed "s|^|h-$r-$i $s |"
   done
 done
 echo "## end at $(( $(date +%s) - t0 )) s"

@@ -20,34 +20,20 @@ set -u
 P=/tmp/beside; mkdir -p $P
 trap 'tar czf $OUT/beside.tgz -C $P . 2>/dev/null; exit' EXIT TERM INT
 . benchmark/nvidia/device-env.sh
-B="$dir/bin/hopblas bench" # a command, not a function: timeout runs it
 steps=${BESIDE_STEPS:-link resident rounds complex timeline contract}
 want() { case " $steps " in *" $1 "*) echo "## $1 at $(( $(date +%s) - t0 )) s"; return 0 ;; esac; return 1; }
-# host NAME DTYPES [VAR=VALUE ...]: one fresh process at 8192 from host memory, its
-# times, and each warm call's host copies, sends, queueing, ring wait, other and total (ms).
-host() {
-  name=$1 dtypes=$2; shift 2
-  env "$@" HOPBLAS_VERBOSE=3 timeout 150 $B --sizes 8192 --engines hopblas --mode host --dtype "$dtypes" \
-    --min-time 0.3 --reps 3 >$P/$name.txt 2>&1
-  grep -E '^hopblas  ' $P/$name.txt | cut -c1-75 | sed "s|^|$name |"
-  grep 'opencl phases' $P/$name.txt |
-    sed -n 's/.*phases: staged[^0-9]*\([0-9x]*\) .*pack \([0-9.]*\) .*unpack \([0-9.]*\) .*wait \([0-9.]*\), sending uploads \([0-9.]*\) (\([0-9.]*\) of it inside pack), queueing kernels and read-backs \([0-9.]*\), other \([0-9.]*\), total \([0-9.]*\)/\1 \2 \3 \4 \5 \6 \7 \8 \9/p' |
-    awk -v n="$name" 'seen[$1]++ { printf "  %s %s copies %.1f wait %.1f sends %.2f (%.2f inside) queueing %.2f other %.2f total %.1f\n", n, $1, $2 + $3 - $6, $4, $5, $6, $7, $8, $9 }'
-}
-want link && { timeout 60 $dir/bin/linkrate 256 5 >$P/link.txt 2>&1; cat $P/link.txt; }
-want resident && { HOPBLAS_OPENCL_VARIANT=nvidia timeout 120 $B --sizes 8192 --engines opencl --mode resident \
-  --dtype s,d,c,z,h --min-time 0.1 --reps 3 --csv $P/resident.csv >$P/resident.txt 2>&1
-  grep -E '^opencl' $P/resident.txt; }
+want link && link_rate
+want resident && resident_8192 s,d,c,z,h
 if want rounds; then
   for r in $(seq 1 "${BESIDE_ROUNDS:-5}"); do
-    for b in 1 0; do host "h-$r-$b" s,d,h HOPBLAS_OPENCL_ENQUEUE_BESIDE=$b; done
+    for b in 1 0; do host_8192 "h-$r-$b" s,d,h HOPBLAS_OPENCL_ENQUEUE_BESIDE=$b; done
   done
 fi
 if want complex; then
-  for b in 1 0; do host "h-c-$b" c,z HOPBLAS_OPENCL_ENQUEUE_BESIDE=$b; done
+  for b in 1 0; do host_8192 "h-c-$b" c,z HOPBLAS_OPENCL_ENQUEUE_BESIDE=$b; done
 fi
 if want timeline; then
-  for b in 1 0; do host "timeline-$b" d,h HOPBLAS_OPENCL_ENQUEUE_BESIDE=$b HOPBLAS_OPENCL_TIMELINE=1
+  for b in 1 0; do host_8192 "timeline-$b" d,h HOPBLAS_OPENCL_ENQUEUE_BESIDE=$b HOPBLAS_OPENCL_TIMELINE=1
     grep "opencl timeline: 8192x8192x8192 [dh], ms" $P/timeline-$b.txt | tail -n 4 | cut -c1-220; done
 fi
 want contract || exit 0

@@ -1,4 +1,4 @@
-# Sourced by the one-call device scripts (precisions.sh, bound.sh, spread.sh) with P set
+# Sourced by the one-call device scripts (precisions.sh, bound.sh, spread.sh, ...) with P set
 # to their results folder: unpacks the carried .deb files, registers
 # NVIDIA's OpenCL for this process only, points hopblas at the carried
 # OpenBLAS and a private cache, and writes NVBLAS's configuration.
@@ -22,4 +22,26 @@ shared_contract() {
     "trace rows on opencl $(awk -F, 'NR > 1 && $9 == "opencl"' $P/contract.csv | wc -l)," \
     "shared $(grep -c 'split' $P/contract.csv), on cpu $(awk -F, 'NR > 1 && $9 == "cpu"' $P/contract.csv | wc -l)"
   gzip -f $P/contract.csv
+}
+# The parts of a call's bound at n = 8192 (bound-ratios.py reads them from $P):
+# link_rate, the link (link.txt); resident_8192 DTYPES, each precision's kernel
+# resident (resident.txt, resident.csv).
+link_rate() { timeout 60 $dir/bin/linkrate 256 5 >$P/link.txt 2>&1; cat $P/link.txt; }
+resident_8192() {
+  HOPBLAS_OPENCL_VARIANT=nvidia timeout 120 $dir/bin/hopblas bench --sizes 8192 --engines opencl \
+    --mode resident --dtype "$1" --min-time 0.1 --reps 3 --csv $P/resident.csv >$P/resident.txt 2>&1
+  grep -E '^opencl' $P/resident.txt
+}
+# host_8192 NAME DTYPES [VAR=VALUE ...]: one fresh process at 8192 from host
+# memory ($P/NAME.txt, with HOPBLAS_VERBOSE=3's phases), its times, and each
+# warm call's host copies (less the uploads sent inside pack), ring wait,
+# sending, queueing, other and total (ms).
+host_8192() {
+  name=$1 dtypes=$2; shift 2
+  env "$@" HOPBLAS_VERBOSE=3 timeout 150 $dir/bin/hopblas bench --sizes 8192 --engines hopblas \
+    --mode host --dtype "$dtypes" --min-time 0.3 --reps 3 >$P/$name.txt 2>&1
+  grep -E '^hopblas  ' $P/$name.txt | cut -c1-75 | sed "s|^|$name |"
+  grep 'opencl phases' $P/$name.txt |
+    sed -n 's/.*phases: staged[^0-9]*\([0-9x]*\) .*pack \([0-9.]*\) .*unpack \([0-9.]*\) .*wait \([0-9.]*\), sending uploads \([0-9.]*\) (\([0-9.]*\) of it inside pack), queueing kernels and read-backs \([0-9.]*\), other \([0-9.]*\), total \([0-9.]*\)/\1 \2 \3 \4 \5 \6 \7 \8 \9/p' |
+    awk -v n="$name" 'seen[$1]++ { printf "  %s %s copies %.1f wait %.1f sends %.2f (%.2f inside) queueing %.2f other %.2f total %.1f\n", n, $1, $2 + $3 - $6, $4, $5, $6, $7, $8, $9 }'
 }

@@ -18,32 +18,17 @@ set -u
 P=/tmp/spread; mkdir -p $P
 trap 'tar czf $OUT/spread.tgz -C $P . 2>/dev/null; exit' EXIT TERM INT
 . benchmark/nvidia/device-env.sh
-B="$dir/bin/hopblas bench" # a command, not a function: timeout runs it
 steps=${SPREAD_STEPS:-link resident rounds defaults contract}
 want() { case " $steps " in *" $1 "*) echo "## $1 at $(( $(date +%s) - t0 )) s"; return 0 ;; esac; return 1; }
-# host NAME DTYPES [VAR=VALUE ...]: one fresh process at 8192 from host memory, its
-# times, and each warm call's host copies, ring wait and total (ms).
-host() {
-  name=$1 dtypes=$2; shift 2
-  env "$@" HOPBLAS_VERBOSE=3 timeout 150 $B --sizes 8192 --engines hopblas --mode host --dtype "$dtypes" \
-    --min-time 0.3 --reps 3 >$P/$name.txt 2>&1
-  grep -E '^hopblas  ' $P/$name.txt | cut -c1-75 | sed "s|^|$name |"
-  # each warm call (a shape's first call is the cold one): host copies (pack + unpack), ring wait, total, ms
-  grep 'opencl phases' $P/$name.txt |
-    sed -n 's/.*phases: staged[^0-9]*\([0-9x]*\) .*pack \([0-9.]*\) .*unpack \([0-9.]*\) .*wait \([0-9.]*\).*total \([0-9.]*\)/\1 \2 \3 \4 \5/p' |
-    awk -v n="$name" 'seen[$1]++ { printf "  %s %s copies %.1f wait %.1f total %.1f\n", n, $1, $2 + $3, $4, $5 }'
-}
-want link && { timeout 60 $dir/bin/linkrate 256 5 >$P/link.txt 2>&1; cat $P/link.txt; }
-want resident && { HOPBLAS_OPENCL_VARIANT=nvidia timeout 120 $B --sizes 8192 --engines opencl --mode resident \
-  --dtype s,d,c,z,h --min-time 0.1 --reps 3 --csv $P/resident.csv >$P/resident.txt 2>&1
-  grep -E '^opencl' $P/resident.txt; }
+want link && link_rate
+want resident && resident_8192 s,d,c,z,h
 if want rounds; then
   for r in $(seq 1 "${SPREAD_ROUNDS:-4}"); do
-    for s in 1 0; do host "h-$r-$s" c,z HOPBLAS_OPENCL_SPREAD=$s; done
+    for s in 1 0; do host_8192 "h-$r-$s" c,z HOPBLAS_OPENCL_SPREAD=$s; done
   done
 fi
 if want defaults; then
-  for r in $(seq 1 "${ALL_ROUNDS:-3}"); do host "all-$r" s,d,c,z,h; done
+  for r in $(seq 1 "${ALL_ROUNDS:-3}"); do host_8192 "all-$r" s,d,c,z,h; done
 fi
 want contract || exit 0
 HOPBLAS_BACKEND=opencl HOPBLAS_OPENCL_VARIANT=nvidia HOPBLAS_OPENCL_SLICE_MIN_FLOPS=0 \
