@@ -22,6 +22,8 @@ const struct hop_config_key hop_opencl_keys[] = {
   {"HOPBLAS_OPENCL_ROW_BLOCKS", "staged: row blocks A is cut into when every panel would read all of it, so the first kernel starts sooner (2; 1 = whole)", HOP_KEY_VALUE},
   {"HOPBLAS_OPENCL_SLICE_MIN_FLOPS", "staged: a row block's first tile runs in 4 k slices, each started as its part of A is up, where a slice has this many flops (4e9)", HOP_KEY_VALUE},
   {"HOPBLAS_OPENCL_ENQUEUE_BESIDE", "staged: 1 (default) sends each upload to the queue while the copy threads pack the next; 0: before the next is packed", HOP_KEY_VALUE},
+  {"HOPBLAS_OPENCL_QUEUE_BESIDE", "staged: 1 (default) holds C's read-backs and the leading passes' kernels for the next host copy and queues them while the copy threads copy; 0: queued at once", HOP_KEY_VALUE},
+  {"HOPBLAS_OPENCL_RING", "staged: pinned buffers the uploads go through in turn (4; 2 to 16)", HOP_KEY_VALUE},
   {"HOPBLAS_OPENCL_SPREAD", "staged: 1 (default) uploads a complex call's doubled plane as the caller's complex elements and spreads it on the device; 0: the host packs it", HOP_KEY_VALUE},
   {"HOPBLAS_OPENCL_TIMELINE", "1: each staged or zero-copy call logs when its uploads, kernels and read-backs ran (profiling queues)", HOP_KEY_VALUE},
   {"HOPBLAS_OPENCL_FAULT", "test knob: build|alloc|enqueue|read|upload|share[:N][@D] fails the N-th such step (on device D)", HOP_KEY_VALUE},

@@ -16,7 +16,7 @@ libhopcore_la_SOURCES += backends/opencl/ocl.h backends/opencl/sources.h \
 	backends/opencl/level3_tri.c backends/opencl/level3_complex.c backends/opencl/level3_ctrsm.c backends/opencl/runtime.c backends/opencl/generic.c \
 	backends/opencl/program.c backends/opencl/cache.c backends/opencl/plan.c \
 	backends/opencl/transfer.c backends/opencl/run.h backends/opencl/run.c backends/opencl/batch.c \
-	backends/opencl/run_zero_copy.c backends/opencl/run_staged.c backends/opencl/run_lead.c backends/opencl/plane_spread.c backends/opencl/fault.c \
+	backends/opencl/run_zero_copy.c backends/opencl/run_staged.c backends/opencl/run_lead.c backends/opencl/run_later.c backends/opencl/plane_spread.c backends/opencl/fault.c \
 	backends/opencl/family.h backends/opencl/family.c backends/opencl/image.h \
 	backends/opencl/image.c backends/opencl/pack.c backends/opencl/adreno.c backends/opencl/mali.c \
 	backends/opencl/nvidia.h backends/opencl/nvidia.c backends/opencl/nvidia_pick.c \

@@ -129,13 +129,15 @@ struct hop_ocl_slot {
 /* Slots in flight: of C, and of each operand (run.c uses 2 on the
  * zero-copy path and for image families, 3 staged, and up to
  * HOP_OCL_OP_SLOTS where a staged call keeps all of B's panels), and
- * pinned upload buffers of the staged path. */
-enum { HOP_OCL_SLOTS = 4, HOP_OCL_OP_SLOTS = 8, HOP_OCL_RING = 4 };
+ * pinned upload buffers of the staged path (HOP_OCL_RING unless
+ * HOPBLAS_OPENCL_RING asks for up to HOP_OCL_RING_MAX; a split's shared
+ * packing keeps HOP_OCL_RING). */
+enum { HOP_OCL_SLOTS = 4, HOP_OCL_OP_SLOTS = 8, HOP_OCL_RING = 4, HOP_OCL_RING_MAX = 16 };
 
 struct hop_ocl_pool {
   struct hop_ocl_slot dev[3][HOP_OCL_OP_SLOTS]; /* [A, B, C][slot] on the device (C: 4) */
   struct hop_ocl_slot stage[3][HOP_OCL_SLOTS]; /* pinned: C read-backs; image families' blocks */
-  struct hop_ocl_slot ring[HOP_OCL_RING];      /* pinned: staged uploads, a chunk each */
+  struct hop_ocl_slot ring[HOP_OCL_RING_MAX];  /* pinned: staged uploads, a chunk each */
   struct hop_ocl_slot batch[2];                /* a batch's problem descriptors: device, pinned */
   struct hop_ocl_slot shared;                  /* op(A) whole, shared by a split's parts (split_share.c) */
   struct hop_ocl_slot acc;                     /* C's sums over leading passes of k (run_lead.c) */
@@ -145,6 +147,7 @@ struct hop_ocl_pool {
   bool copy_tried;
   size_t chunk;                                /* HOPBLAS_OPENCL_CHUNK, read on first use */
   int row_blocks;                              /* HOPBLAS_OPENCL_ROW_BLOCKS, read on first use */
+  int ring_depth;                              /* HOPBLAS_OPENCL_RING, read on first use */
 };
 
 /* timeline.c: HOPBLAS_OPENCL_TIMELINE's record of a call's device commands. */
@@ -172,14 +175,19 @@ struct hop_ocl_stager {
   struct hop_ocl_timeline *tl;    /* HOPBLAS_OPENCL_TIMELINE: the call's record, else NULL */
   size_t chunk;                   /* bytes per upload (HOPBLAS_OPENCL_CHUNK) */
   int next;                       /* the ring buffer to fill next */
-  cl_event sent[HOP_OCL_RING];    /* each ring buffer's last upload */
+  cl_event sent[HOP_OCL_RING_MAX]; /* each ring buffer's last upload */
   long uploads;
   long spreads;                   /* complex blocks spread into planes on the device */
   double pack_s, unpack_s, wait_s; /* copying into / out of pinned memory, waiting on events */
   double enqueue_s;                /* sending the uploads to the queue */
   double pack_beside_s;            /* of pack_s: sending uploads while the copy threads pack */
   double queue_s;                  /* queueing the kernels and C's read-backs */
+  double queue_beside_s;           /* of queue_s: while the copy threads packed or wrote C */
   double pack_bytes, unpack_bytes;
+  /* Queue work (kernels, read-backs) held back to run beside the next host
+   * copy, or before the host next waits (HOPBLAS_OPENCL_QUEUE_BESIDE); NULL: none. */
+  void (*later)(void *);
+  void *later_arg;
 };
 
 /* ---- cost model (engine.c) ---------------------------------------------- */
@@ -427,11 +435,15 @@ void hop_ocl_pack(struct hop_ocl_state *st, const void *x, int ld, size_t esize,
                   int col0, int rows, int cols, void *dst);
 void hop_ocl_pack_view(struct hop_ocl_state *st, const struct hop_plane_view *v, int row0,
                        int col0, int rows, int cols, void *dst);
-/* C' of a view call (g->planes) goes into C's parts. */
-size_t hop_ocl_unpack_c(struct hop_ocl_state *st, const struct hop_call *g, bool accumulated,
-                        const void *src, int i0, int j0, int rows, int cols);
+/* C' of a view call (g->planes) goes into C's parts.  sg (or NULL): its
+ * later work runs on the calling thread while the copy threads write C. */
+size_t hop_ocl_unpack_c(struct hop_ocl_state *st, struct hop_ocl_stager *sg,
+                        const struct hop_call *g, bool accumulated, const void *src, int i0, int j0,
+                        int rows, int cols);
 enum hop_status hop_ocl_status(cl_int err);
 cl_int hop_ocl_wait(struct hop_ocl_state *st, cl_event ev);
+/* Has ev completed or failed (NULL: yes)?  Asked without waiting. */
+bool hop_ocl_ev_over(cl_event ev);
 cl_int hop_ocl_stage_upload(struct hop_ocl_state *st, struct hop_ocl_stager *sg, const void *x,
                             const struct hop_plane_view *view, int ld, size_t esize, int row0,
                             int col0, int rows, int cols, cl_mem dev, cl_event after,
@@ -448,6 +460,10 @@ cl_int hop_ocl_stage_upload_at(struct hop_ocl_state *st, struct hop_ocl_stager *
                                int ld, size_t esize, int row0, int col0, int rows, int cols,
                                cl_mem dev, int dev_ld, cl_event *done);
 void hop_ocl_stager_end(struct hop_ocl_stager *sg);
+/* The staged uploads' pinned buffers in turn (HOPBLAS_OPENCL_RING, else HOP_OCL_RING). */
+int hop_ocl_ring_depth(struct hop_ocl_state *st);
+/* Run sg->later (when set): the queue work held for the next host copy. */
+void hop_ocl_stager_later(struct hop_ocl_stager *sg);
 
 /* plan.c: how a call is cut into tiles that fit the device's buffers. */
 struct hop_ocl_plan {

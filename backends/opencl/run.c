@@ -60,9 +60,12 @@ void hop_ocl_call_flush(struct hop_ocl_call *c)
     clFlush(c->st->q[q]);
 }
 
-/* Wait for ev, counted as the host's waiting time. */
+/* Wait for ev, counted as the host's waiting time; work held for the
+ * next host copy is queued first where the host is to wait. */
 static cl_int wait_ok(struct hop_ocl_call *c, cl_event ev)
 {
+  if (!hop_ocl_ev_over(ev))
+    hop_ocl_later_run(c);
   double t0 = hop_now();
   cl_int err = hop_ocl_wait(c->st, ev);
   c->sg.wait_s += hop_now() - t0;
@@ -177,8 +180,6 @@ static struct hop_ocl_op_slot *provide(struct hop_ocl_call *c, int x, int r0, in
   return o;
 }
 
-/* The tile's read-back, queued after its last kernel kev, in the parts
- * the strategy asks for. */
 static cl_int read_back(struct hop_ocl_call *c, struct hop_ocl_c_slot *cs, cl_event kev)
 {
   int parts = c->ops->c_parts(c, cs);
@@ -198,6 +199,13 @@ static cl_int read_back(struct hop_ocl_call *c, struct hop_ocl_c_slot *cs, cl_ev
       hop_ocl_timeline_add(c->sg.tl, cs->done[cs->parts++], HOP_OCL_TL_DOWN);
   }
   return err;
+}
+
+bool hop_ocl_call_read_tile(struct hop_ocl_call *c, struct hop_ocl_c_slot *cs, cl_event kev)
+{
+  cl_int err = read_back(c, cs, kev);
+  cs->busy = cs->parts > 0; /* parts already queued are waited for, even after an error */
+  return err == CL_SUCCESS || hop_ocl_call_fail(c, err, "reading C back");
 }
 
 /* Which elements of its tiles a call wants (gemmt: a triangle). */
@@ -419,18 +427,18 @@ static bool tile_start(struct hop_ocl_call *c, struct hop_ocl_c_slot *cs, size_t
     hop_ocl_call_launch(c, cs->i0, cs->j0, cs->rows, cs->cols, dev->mem, 0, cs->rows);
   if (!p->beta_host && !hop_scalar_is_zero(g->beta) && !c->ops->c_in(c, cs, &l))
     return false;
-  int slices = c->lead.passes > 0 ? 1 : tile_slices(c, cs);
-  cl_event kev = NULL;
-  bool ok = c->lead.passes > 0 ? hop_ocl_lead_rest(c, cs, &l, &kev)
-            : slices > 1       ? launch_sliced(c, cs, &l, slices, &kev)
-                               : launch_chunks(c, cs, &l, &kev);
-  if (!ok)
-    return hop_ocl_ev_put(&kev, NULL), false;
-  err = read_back(c, cs, kev);
-  hop_ocl_ev_put(&kev, NULL);
-  cs->busy = cs->parts > 0; /* parts already queued are waited for, even after an error */
-  if (err != CL_SUCCESS)
-    return hop_ocl_call_fail(c, err, "reading C back");
+  if (c->lead.passes > 0) {
+    if (!hop_ocl_lead_rest(c, cs, &l))
+      return false;
+  } else {
+    int slices = tile_slices(c, cs);
+    cl_event kev = NULL;
+    bool ok = slices > 1 ? launch_sliced(c, cs, &l, slices, &kev) : launch_chunks(c, cs, &l, &kev);
+    if (!ok)
+      return hop_ocl_ev_put(&kev, NULL), false;
+    if (!hop_ocl_later_read(c, cs, kev))
+      return false;
+  }
   hop_ocl_call_flush(c);
   return c->lead.passes == 0 || hop_ocl_lead_ahead(c, t);
 }
@@ -439,6 +447,8 @@ static bool tile_start(struct hop_ocl_call *c, struct hop_ocl_c_slot *cs, size_t
  * error, the same keeps the parts whose read-back had completed. */
 static bool tile_finish(struct hop_ocl_call *c, struct hop_ocl_c_slot *cs)
 {
+  if (cs->held)
+    hop_ocl_later_run(c);
   cs->busy = false;
   for (int p = 0; p < cs->parts; p++) {
     cl_int err = wait_ok(c, cs->done[p]);
@@ -449,7 +459,8 @@ static bool tile_finish(struct hop_ocl_call *c, struct hop_ocl_c_slot *cs)
     const unsigned char *src = c->ops->c_host(c, cs);
     double t0 = hop_now();
     c->redone +=
-      hop_ocl_unpack_c(c->st, c->g, c->p.beta_host, src + off, cs->i0, cs->j0 + j, cs->rows, n);
+      hop_ocl_unpack_c(c->st, &c->sg, c->g, c->p.beta_host, src + off, cs->i0, cs->j0 + j,
+                       cs->rows, n);
     c->sg.unpack_s += hop_now() - t0;
     c->sg.unpack_bytes += (double)n * (double)cs->rows * (double)c->p.c_esize;
     c->done_cols[cs->tile] = j + n;
@@ -464,6 +475,7 @@ static bool tile_finish(struct hop_ocl_call *c, struct hop_ocl_c_slot *cs)
 static void call_end(struct hop_ocl_call *c)
 {
   struct hop_ocl_state *st = c->st;
+  hop_ocl_later_end(c);
   hop_ocl_call_flush(c);
   for (int q = 0; q < HOP_OCL_QUEUES; q++)
     clFinish(st->q[q]);
@@ -565,8 +577,10 @@ static void log_phases(const struct hop_ocl_call *c, double seconds)
     return;
   const struct hop_ocl_plan *p = &c->p;
   const struct hop_call *g = c->g;
-  double sends = c->sg.enqueue_s - c->sg.pack_beside_s; /* those not inside pack's time */
-  double busy = c->sg.pack_s + c->sg.unpack_s + c->sg.wait_s + sends + c->sg.queue_s;
+  /* Sends and queueing done inside pack's and unpack's time are counted there. */
+  double sends = c->sg.enqueue_s - c->sg.pack_beside_s;
+  double queued = c->sg.queue_s - c->sg.queue_beside_s;
+  double busy = c->sg.pack_s + c->sg.unpack_s + c->sg.wait_s + sends + queued;
   double mib = 1.0 / (1 << 20);
   char lead[64] = "", spread[48] = "";
   if (c->lead.passes > 0)
@@ -576,17 +590,19 @@ static void log_phases(const struct hop_ocl_call *c, double seconds)
     snprintf(spread, sizeof spread, "%ld blocks spread into planes; ", c->sg.spreads);
   hop_log(3,
           "opencl phases: %s%s %dx%dx%d %s%s beta=%g%s: %zu tiles (%dx%d) of %dx%d, k in %d; slots "
-          "%d operand, %d C; %s%s%ld uploads of <= %zu KiB, %d copy threads; host ms: pack %.3f "
+          "%d operand, %d C; %s%s%ld uploads of <= %zu KiB through %d pinned buffers, %d copy "
+          "threads; host ms: pack %.3f "
           "(%.1f MiB), unpack %.3f (%.1f MiB), wait %.3f, sending uploads %.3f (%.3f of it inside "
-          "pack), queueing kernels and read-backs %.3f, other %.3f, total %.3f",
+          "pack), queueing kernels and read-backs %.3f (%.3f of it inside pack or unpack), other "
+          "%.3f, total %.3f",
           c->ops->name, g->planes != NULL ? " (complex planes read in place)" : "", (int)g->m,
           (int)g->n, (int)g->k, g->ta ? "T" : "N",
           g->tb ? "T" : "N", g->beta.re, p->beta_host ? " (on the host)" : "", c->ntiles,
           p->tiles_m, p->tiles_n, p->tm, p->tn, p->chunks, c->nx, c->nc, lead, spread, c->sg.uploads,
-          c->sg.chunk >> 10,
-          hop_ocl_copy_threads(c->st), 1e3 * c->sg.pack_s, mib * c->sg.pack_bytes,
+          c->sg.chunk >> 10, hop_ocl_ring_depth(c->st), hop_ocl_copy_threads(c->st), 1e3 * c->sg.pack_s, mib * c->sg.pack_bytes,
           1e3 * c->sg.unpack_s, mib * c->sg.unpack_bytes, 1e3 * c->sg.wait_s,
-          1e3 * c->sg.enqueue_s, 1e3 * c->sg.pack_beside_s, 1e3 * c->sg.queue_s, 1e3 * (seconds - busy),
+          1e3 * c->sg.enqueue_s, 1e3 * c->sg.pack_beside_s, 1e3 * c->sg.queue_s,
+          1e3 * c->sg.queue_beside_s, 1e3 * (seconds - busy),
           1e3 * seconds);
 }
 
@@ -675,6 +691,7 @@ enum hop_status hop_ocl_run(struct hop_ocl_state *st, const struct hop_call *g)
   struct hop_ocl_timeline timeline = {0};
   c.sg.tl = hop_ocl_timeline_wanted() ? &timeline : NULL;
   c.lead.passes = hop_ocl_lead_passes(&c, choose_slots(&c));
+  hop_ocl_later_start(&c);
   if (c.lead.passes > 0) {
     /* Every block keeps a slot.  The rests of k go panel by panel, each
      * panel's tiles row block by row block: every row block's rest is

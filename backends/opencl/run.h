@@ -35,6 +35,7 @@ struct hop_ocl_op_slot { /* an A or B block on the device */
 
 struct hop_ocl_c_slot {
   bool busy; /* a tile is in flight in it */
+  bool held; /* its read-back is held for the next host copy (run_later.c) */
   size_t tile;
   int i0, j0, rows, cols;
   cl_mem wrap_in;                /* zero-copy: C's host region, read when beta != 0 */
@@ -57,6 +58,25 @@ struct hop_ocl_src {
 };
 
 struct hop_ocl_call;
+
+/* Queue work held for the next host copy (run_later.c): a kernel and the
+ * read-back of its tile, a kernel alone (cs NULL), or a read-back alone
+ * (kev set). */
+enum { HOP_OCL_LATER_MAX = 32 };
+struct hop_ocl_later_item {
+  struct hop_ocl_c_slot *cs;
+  struct hop_ocl_launch l;
+  struct hop_ocl_op_slot *a, *b;
+  int k0, kb;
+  bool first;
+  cl_event a_ready, b_ready, kev; /* held references */
+};
+struct hop_ocl_later {
+  bool reads, kernels; /* what this call holds: read-backs; kernels too */
+  bool running;
+  int n;
+  struct hop_ocl_later_item item[HOP_OCL_LATER_MAX];
+};
 
 struct hop_ocl_operands {
   const char *name;        /* in the phases log line */
@@ -105,6 +125,7 @@ struct hop_ocl_call {
     int64_t k;              /* k they reach; each tile then runs the rest */
     bool rest_up[2][HOP_OCL_OP_SLOTS]; /* that block's rest of k is uploaded */
   } lead;
+  struct hop_ocl_later later; /* queue work held for the next host copy (run_later.c) */
   cl_int err;
   const char *what; /* the step that failed */
 };
@@ -138,6 +159,26 @@ enum hop_ocl_part hop_ocl_call_part(const struct hop_call *g);
 /* HOPBLAS_OPENCL_SLICE_MIN_FLOPS: the least work worth a launch of its own. */
 double hop_ocl_slice_min_flops(void);
 
+/* Queue tile cs's read-back after its last kernel kev (in the parts the
+ * strategy asks for); cs->busy while parts are queued; false after a failure. */
+bool hop_ocl_call_read_tile(struct hop_ocl_call *c, struct hop_ocl_c_slot *cs, cl_event kev);
+
+/* run_later.c (HOPBLAS_OPENCL_QUEUE_BESIDE): at the call's start, which
+ * work it may hold; the stager then runs it beside its copies. */
+void hop_ocl_later_start(struct hop_ocl_call *c);
+/* Launch the kernel (as hop_ocl_call_launch_part; l is copied), then, cs
+ * not NULL, queue cs's read-back: now, or held for the next host copy. */
+bool hop_ocl_later_launch(struct hop_ocl_call *c, struct hop_ocl_c_slot *cs,
+                          const struct hop_ocl_launch *l, struct hop_ocl_op_slot *a,
+                          struct hop_ocl_op_slot *b, int k0, int kb, bool first, cl_event a_ready,
+                          cl_event b_ready);
+/* Tile cs's read-back after kev (taken over): now, or held. */
+bool hop_ocl_later_read(struct hop_ocl_call *c, struct hop_ocl_c_slot *cs, cl_event kev);
+/* Queue everything held, in order. */
+void hop_ocl_later_run(struct hop_ocl_call *c);
+/* Forget what is still held (the call ends). */
+void hop_ocl_later_end(struct hop_ocl_call *c);
+
 /* run_lead.c: how many leading passes over k the call takes (0: none);
  * panels_fit: every block and a C-sized buffer fit the device. */
 int hop_ocl_lead_passes(const struct hop_ocl_call *c, bool panels_fit);
@@ -149,9 +190,9 @@ bool hop_ocl_lead_run(struct hop_ocl_call *c);
 /* The later tiles' rests of k uploaded ahead of them, after tile t's
  * kernel and read-back are queued. */
 bool hop_ocl_lead_ahead(struct hop_ocl_call *c, size_t t);
-/* Tile cs's rest of k, adding the passes' sums, into its C slot. */
-bool hop_ocl_lead_rest(struct hop_ocl_call *c, struct hop_ocl_c_slot *cs, struct hop_ocl_launch *l,
-                       cl_event *kev);
+/* Tile cs's rest of k, adding the passes' sums, into its C slot, and its
+ * read-back (hop_ocl_later_launch). */
+bool hop_ocl_lead_rest(struct hop_ocl_call *c, struct hop_ocl_c_slot *cs, struct hop_ocl_launch *l);
 
 /* plane_spread.c.  Can the rows x cols block at (r0, c0) of the stored
  * plane v (NULL: not a complex call) go up as the caller's complex

@@ -145,9 +145,8 @@ bool hop_ocl_lead_run(struct hop_ocl_call *c)
   cl_int err = hop_ocl_slot_ensure(st, &st->pool.acc, bytes, CL_MEM_READ_WRITE, false);
   if (err != CL_SUCCESS)
     return hop_ocl_call_fail(c, err, "allocating the leading passes' sums");
-  struct hop_ocl_c_slot none = {0};
   int tiles_m = c->p.tiles_m, tiles_n = c->p.tiles_n;
-  cl_event ea[HOP_OCL_OP_SLOTS] = {NULL}, eb[HOP_OCL_OP_SLOTS] = {NULL}, kev = NULL;
+  cl_event ea[HOP_OCL_OP_SLOTS] = {NULL}, eb[HOP_OCL_OP_SLOTS] = {NULL};
   bool ok = true;
   for (int p = 0; p < c->lead.passes && ok; p++) {
     int64_t k0 = p == 0 ? 0 : pass_end(g->k, c->lead.passes, p - 1);
@@ -159,14 +158,13 @@ bool hop_ocl_lead_run(struct hop_ocl_call *c)
         if (ok && i == 0)
           hop_ocl_ev_put(&eb[j], NULL), ok = slab(c, 1, j, k0, kb, &eb[j]);
         struct hop_ocl_launch l = lead_launch(c, st->pool.acc.mem, i, j);
-        ok = ok && hop_ocl_call_launch_part(c, &none, &l, &c->op[0][i], &c->op[1][j], (int)k0,
-                                            (int)kb, p == 0, ea[i], eb[j], &kev);
+        ok = ok && hop_ocl_later_launch(c, NULL, &l, &c->op[0][i], &c->op[1][j], (int)k0, (int)kb,
+                                        p == 0, ea[i], eb[j]);
       }
   }
   c->lead.k = pass_end(g->k, c->lead.passes, c->lead.passes - 1);
   for (int i = 0; i < HOP_OCL_OP_SLOTS; i++)
     hop_ocl_ev_put(&ea[i], NULL), hop_ocl_ev_put(&eb[i], NULL);
-  hop_ocl_ev_put(&kev, NULL);
   hop_ocl_call_flush(c);
   return ok;
 }
@@ -202,8 +200,7 @@ bool hop_ocl_lead_ahead(struct hop_ocl_call *c, size_t t)
   return true;
 }
 
-bool hop_ocl_lead_rest(struct hop_ocl_call *c, struct hop_ocl_c_slot *cs, struct hop_ocl_launch *l,
-                       cl_event *kev)
+bool hop_ocl_lead_rest(struct hop_ocl_call *c, struct hop_ocl_c_slot *cs, struct hop_ocl_launch *l)
 {
   const struct hop_call *g = c->g;
   if (!rest_of(c, cs->tile))
@@ -214,6 +211,5 @@ bool hop_ocl_lead_rest(struct hop_ocl_call *c, struct hop_ocl_c_slot *cs, struct
   l->cin = c->st->pool.acc.mem;
   l->cin_off = (cl_ulong)cs->i0 + (cl_ulong)cs->j0 * (cl_ulong)g->m;
   l->ldcin = (int)g->m;
-  return hop_ocl_call_launch_part(c, cs, l, a, b, (int)k0, (int)kb, false, a->ready, b->ready,
-                                  kev);
+  return hop_ocl_later_launch(c, cs, l, a, b, (int)k0, (int)kb, false, a->ready, b->ready);
 }

@@ -53,10 +53,10 @@ void hop_ocl_pool_release(struct hop_ocl_state *st)
   for (int x = 0; x < 2; x++)
     for (int i = 0; i < HOP_OCL_OP_SLOTS; i++)
       slot_release(st, &st->pool.compact[x][i]);
-  for (int r = 0; r < HOP_OCL_RING; r++) {
+  for (int r = 0; r < HOP_OCL_RING_MAX; r++)
     slot_release(st, &st->pool.ring[r]);
+  for (int r = 0; r < HOP_OCL_RING; r++)
     slot_release(st, &st->pool.shared_ring[r]);
-  }
   slot_release(st, &st->pool.shared);
   slot_release(st, &st->pool.acc);
   slot_release(st, &st->pool.batch[0]);
@@ -296,6 +296,21 @@ static void unpack_columns(void *arg, int j0, int j1)
     __atomic_fetch_add(&u->redone, redone, __ATOMIC_RELAXED);
 }
 
+void hop_ocl_stager_later(struct hop_ocl_stager *sg)
+{
+  if (sg->later != NULL)
+    sg->later(sg->later_arg);
+}
+
+/* The stager's later work beside a copy, its queueing time counted as inside the copy. */
+static void later_beside(void *arg)
+{
+  struct hop_ocl_stager *sg = arg;
+  double queued = sg->queue_s;
+  hop_ocl_stager_later(sg);
+  sg->queue_beside_s += sg->queue_s - queued;
+}
+
 /* Write a finished rows x cols tile (dense, ld = rows) into C at (i0, j0),
  * the elements the call writes only (gemmt: its triangle).
  * `accumulated`: the tile holds alpha op(A) op(B) (in float where k was cut,
@@ -303,19 +318,22 @@ static void unpack_columns(void *arg, int j0, int j1)
  * in C's type.
  * Every column is written when this returns (nothing here can fail).  On a
  * flushing device, returns how many results were recomputed. */
-size_t hop_ocl_unpack_c(struct hop_ocl_state *st, const struct hop_call *g, bool accumulated,
-                        const void *src, int i0, int j0, int rows, int cols)
+size_t hop_ocl_unpack_c(struct hop_ocl_state *st, struct hop_ocl_stager *sg,
+                        const struct hop_call *g, bool accumulated, const void *src, int i0, int j0,
+                        int rows, int cols)
 {
+  void (*beside)(void *) = sg != NULL ? later_beside : NULL;
   if (g->planes != NULL) { /* C' of a complex call: into C's parts (never accumulated) */
     struct view_job p = {.v = &g->planes->c, .row0 = i0, .col0 = j0, .rows = rows, .in = src};
-    hop_ocl_copy_columns(st, (size_t)rows * (size_t)cols * hop_dtype_c_size(g->dtype), cols,
-                         view_columns, &p);
+    hop_ocl_copy_columns_beside(st, (size_t)rows * (size_t)cols * hop_dtype_c_size(g->dtype),
+                                cols, view_columns, &p, beside, sg);
     return 0;
   }
   struct unpack_job u = {.g = g, .accumulated = accumulated, .src = src, .i0 = i0, .j0 = j0,
                          .rows = rows, .limit = st->flushes ? hop_subnormal_limit(g) : 0.0f};
   size_t e = accumulated ? hop_ocl_acc_size(g->dtype) : hop_dtype_c_size(g->dtype);
-  hop_ocl_copy_columns(st, (size_t)rows * (size_t)cols * e, cols, unpack_columns, &u);
+  hop_ocl_copy_columns_beside(st, (size_t)rows * (size_t)cols * e, cols, unpack_columns, &u,
+                              beside, sg);
   return u.redone;
 }
 
@@ -334,7 +352,7 @@ cl_int hop_ocl_wait(struct hop_ocl_state *st, cl_event ev)
 
 void hop_ocl_stager_end(struct hop_ocl_stager *sg)
 {
-  for (int r = 0; r < HOP_OCL_RING; r++)
+  for (int r = 0; r < HOP_OCL_RING_MAX; r++)
     if (sg->sent[r] != NULL) {
       clReleaseEvent(sg->sent[r]);
       sg->sent[r] = NULL;
@@ -393,6 +411,39 @@ static void upload_send(void *arg)
   sg->enqueue_s += hop_now() - t0;
 }
 
+int hop_ocl_ring_depth(struct hop_ocl_state *st)
+{
+  if (st->pool.ring_depth == 0)
+    st->pool.ring_depth =
+      (int)hop_config_int("HOPBLAS_OPENCL_RING", 2, HOP_OCL_RING_MAX, HOP_OCL_RING);
+  return st->pool.ring_depth;
+}
+
+bool hop_ocl_ev_over(cl_event ev)
+{
+  cl_int status = CL_COMPLETE;
+  if (ev != NULL &&
+      clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL) !=
+        CL_SUCCESS)
+    return false;
+  return status == CL_COMPLETE || status < 0;
+}
+
+/* Beside a pack: the stager's later work, then the upload held. */
+static void upload_beside(void *arg)
+{
+  struct upload *u = arg;
+  later_beside(u->sg);
+  upload_send(u);
+}
+
+/* Beside a pack, where uploads are sent after it: the later work alone. */
+static void later_beside_pack(void *arg)
+{
+  struct upload *u = arg;
+  later_beside(u->sg);
+}
+
 /* HOPBLAS_OPENCL_ENQUEUE_BESIDE: each chunk is sent while the next is packed. */
 static bool enqueue_beside(void)
 {
@@ -427,8 +478,10 @@ static cl_int stage_upload(struct hop_ocl_state *st, struct hop_ocl_stager *sg, 
   for (int j = 0; j < cols && held.err == CL_SUCCESS; j += (int)per) {
     int n = cols - j < (int)per ? cols - j : (int)per;
     int r = sg->next;
-    sg->next = (r + 1) % HOP_OCL_RING;
+    sg->next = (r + 1) % hop_ocl_ring_depth(st);
     struct hop_ocl_slot *ring = &st->pool.ring[r];
+    if (!hop_ocl_ev_over(sg->sent[r])) /* the host is to wait: queue what waits for it first */
+      hop_ocl_stager_later(sg);
     double t0 = hop_now();
     cl_int err = hop_ocl_wait(st, sg->sent[r]);
     double t1 = hop_now();
@@ -440,7 +493,7 @@ static cl_int stage_upload(struct hop_ocl_state *st, struct hop_ocl_stager *sg, 
       upload_send(&held);
       return err;
     }
-    void (*side)(void *) = beside && held.n > 0 ? upload_send : NULL;
+    void (*side)(void *) = beside ? upload_beside : later_beside_pack;
     double sent = sg->enqueue_s;
     if (view != NULL)
       pack_view_beside(st, view, row0, col0 + j, rows, n, ring->host, side, &held);
