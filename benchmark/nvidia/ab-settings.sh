@@ -15,7 +15,6 @@ P=/tmp/ab; mkdir -p $P
 trap 'tar czf $OUT/ab.tgz -C $P . 2>/dev/null; exit' EXIT TERM INT
 . benchmark/nvidia/device-env.sh
 steps=${AB_STEPS:-link resident rounds}
-want() { case " $steps " in *" $1 "*) echo "## $1 at $(( $(date +%s) - t0 )) s"; return 0 ;; esac; return 1; }
 want link && link_rate
 want resident && resident_8192 "${AB_DTYPES:-d,s}"
 want rounds || exit 0

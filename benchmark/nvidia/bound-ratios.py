@@ -7,7 +7,7 @@ resident at 8192) and the host runs (h-ROUND-SPREAD.txt, all-ROUND.txt:
 `hopblas bench` at 8192 with HOPBLAS_VERBOSE=3's phase lines).  The bound
 of a call is max(kernel resident, host copies, link): host copies are the
 median pack + unpack of the run's warm calls of that precision (less the
-uploads sent inside pack); the link is its bytes up and then down at
+uploads sent and the queueing done inside them); the link is its bytes up and then down at
 linkrate's rates (a complex call's doubled
 plane goes up as the caller's complex elements when its phase lines say
 that blocks were spread).  Prints a line per run: each precision's time,
@@ -49,11 +49,14 @@ def pack_mib(dt, spread):
 
 
 def host_copies(phase):
-    """pack + unpack of one phase line, less the uploads sent inside pack."""
+    """pack + unpack of one phase line, less the uploads sent and the
+    kernels and read-backs queued inside them."""
     inside = re.search(r"\(([\d.]+) of it inside pack\)", phase)
+    queued = re.search(r"\(([\d.]+) of it inside pack or unpack\)", phase)
     return (float(re.search(r" pack ([\d.]+)", phase).group(1)) +
             float(re.search(r" unpack ([\d.]+)", phase).group(1)) -
-            (float(inside.group(1)) if inside else 0.0))
+            (float(inside.group(1)) if inside else 0.0) -
+            (float(queued.group(1)) if queued else 0.0))
 
 
 files = sorted(glob.glob(os.path.join(folder, "h-*.txt"))) + sorted(

@@ -18,7 +18,6 @@ trap 'tar czf $OUT/bound.tgz -C $P . 2>/dev/null; exit' EXIT TERM INT
 . benchmark/nvidia/device-env.sh
 B="$dir/bin/hopblas bench" # a command, not a function: timeout runs it
 steps=${BOUND_STEPS:-variants trans cublas link resident host hostd}
-want() { case " $steps " in *" $1 "*) echo "## $1 at $(( $(date +%s) - t0 )) s"; return 0 ;; esac; return 1; }
 # clp LABEL FILE KERNEL DTYPE LOCAL TILE DEFS CLPROBE-OPTIONS...: one clprobe run of a variant
 # (DEFS comma-separated, a first entry - for the file's own defaults).
 clp() {

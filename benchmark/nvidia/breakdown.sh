@@ -15,7 +15,6 @@ trap 'tar czf $OUT/breakdown.tgz -C $P . 2>/dev/null; exit' EXIT TERM INT
 LP=$lib/lapack:$LD_LIBRARY_PATH
 steps=${BD_STEPS:-g0 g0copy all allcopy gemm}
 copy=${BD_COPY:-32}
-want() { case " $steps " in *" $1 "*) echo "## $1 at $(( $(date +%s) - t0 )) s"; return 0 ;; esac; return 1; }
 nproc
 # lapack NAME DEVICE ENV... -- SIZES...: each size's line, then its trace's sums.
 lapack() {

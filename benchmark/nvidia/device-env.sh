@@ -12,6 +12,8 @@ export OCL_ICD_VENDORS=/tmp/h200-vendors HOPBLAS_CPU_BLAS=$lib/openblas-pthread/
 nvblas=$(ls /usr/local/cuda*/targets/x86_64-linux/lib/libnvblas.so* 2>/dev/null | head -n 1)
 printf 'NVBLAS_CPU_BLAS_LIB %s\nNVBLAS_GPU_LIST ALL\nNVBLAS_AUTOPIN_MEM_ENABLED\n' "$lib/openblas-pthread/libblas.so.3" >$P/nvblas.conf
 t0=$(date +%s)
+# want STEP: is STEP among the script's $steps?  If so, say when it starts.
+want() { case " $steps " in *" $1 "*) echo "## $1 at $(( $(date +%s) - t0 )) s"; return 0 ;; esac; return 1; }
 # The contract on every device with every call that can be shared forced
 # onto them: shared_contract SECONDS LARGE; its TAP and zipped trace in $P,
 # a line of counts on stdout.
@@ -34,14 +36,14 @@ resident_8192() {
 }
 # host_8192 NAME DTYPES [VAR=VALUE ...]: one fresh process at 8192 from host
 # memory ($P/NAME.txt, with HOPBLAS_VERBOSE=3's phases), its times, and each
-# warm call's host copies (less the uploads sent inside pack), ring wait,
-# sending, queueing, other and total (ms).
+# warm call's host copies (less the uploads sent and the queueing done
+# inside them), wait, sending, queueing, other and total (ms).
 host_8192() {
   name=$1 dtypes=$2; shift 2
   env "$@" HOPBLAS_VERBOSE=3 timeout 150 $dir/bin/hopblas bench --sizes 8192 --engines hopblas \
     --mode host --dtype "$dtypes" --min-time 0.3 --reps 3 >$P/$name.txt 2>&1
   grep -E '^hopblas  ' $P/$name.txt | cut -c1-75 | sed "s|^|$name |"
   grep 'opencl phases' $P/$name.txt |
-    sed -n 's/.*phases: staged[^0-9]*\([0-9x]*\) .*pack \([0-9.]*\) .*unpack \([0-9.]*\) .*wait \([0-9.]*\), sending uploads \([0-9.]*\) (\([0-9.]*\) of it inside pack), queueing kernels and read-backs \([0-9.]*\), other \([0-9.]*\), total \([0-9.]*\)/\1 \2 \3 \4 \5 \6 \7 \8 \9/p' |
-    awk -v n="$name" 'seen[$1]++ { printf "  %s %s copies %.1f wait %.1f sends %.2f (%.2f inside) queueing %.2f other %.2f total %.1f\n", n, $1, $2 + $3 - $6, $4, $5, $6, $7, $8, $9 }'
+    sed -n 's/.*phases: staged[^0-9]*\([0-9x]*\) .*pack \([0-9.]*\) .*unpack \([0-9.]*\) .*wait \([0-9.]*\), sending uploads \([0-9.]*\) (\([0-9.]*\) of it inside pack), queueing kernels and read-backs \([0-9.]*\) (\([0-9.]*\) of it inside pack or unpack), other \([0-9.]*\), total .*/\1 \2 \3 \4 \5 \6 \7 \8 \9/p' |
+    awk -v n="$name" 'seen[$1]++ { printf "  %s %s copies %.1f wait %.1f sends %.2f (%.2f inside) queueing %.2f (%.2f inside) other %.2f\n", n, $1, $2 + $3 - $6 - $8, $4, $5, $6, $7, $8, $9 }'
 }

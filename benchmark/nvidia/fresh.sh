@@ -25,7 +25,6 @@ sizes=${FRESH_SIZES:-dtrsm:8192 dsyrk:8192 dpotrf:8192 dgetrf:8192 dpotrf:16384 
 sizes2=${FRESH_SIZES2:-dpotrf:16384 dgetrf:16384}
 gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
 sed 's/^NVBLAS_GPU_LIST .*/NVBLAS_GPU_LIST 0/' $P/nvblas.conf >$P/nvblas0.conf
-want() { case " $steps " in *" $1 "*) echo "## $1 at $(( $(date +%s) - t0 )) s"; return 0 ;; esac; return 1; }
 # run NAME SIZE ENV...: $FRESH_REPEAT (2) processes of lapack-bench, each size alone; the first
 # one's trace summed.
 run() {

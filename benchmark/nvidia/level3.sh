@@ -32,7 +32,6 @@ sizes2=${LEVEL3_SIZES2:-dpotrf:16384 dgetrf:16384}
 nvsizes2=${LEVEL3_NVSIZES2:-dpotrf:16384} # NVBLAS's dgetrf is wrong (cublasXt error 11)
 gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
 sed 's/^NVBLAS_GPU_LIST .*/NVBLAS_GPU_LIST 0/' $P/nvblas.conf >$P/nvblas0.conf
-want() { case " $steps " in *" $1 "*) echo "## $1 at $(( $(date +%s) - t0 )) s"; return 0 ;; esac; return 1; }
 # The reference LAPACK first, then OpenBLAS's libblas.so.3.
 LP=$lib/lapack:$LD_LIBRARY_PATH
 # hopblas and NVBLAS the best of 2 in one process (both warm: a first call in a process pays

@@ -19,7 +19,6 @@ P=/tmp/spread; mkdir -p $P
 trap 'tar czf $OUT/spread.tgz -C $P . 2>/dev/null; exit' EXIT TERM INT
 . benchmark/nvidia/device-env.sh
 steps=${SPREAD_STEPS:-link resident rounds defaults contract}
-want() { case " $steps " in *" $1 "*) echo "## $1 at $(( $(date +%s) - t0 )) s"; return 0 ;; esac; return 1; }
 want link && link_rate
 want resident && resident_8192 s,d,c,z,h
 if want rounds; then
