@@ -704,7 +704,8 @@ enum hop_status hop_ocl_run(struct hop_ocl_state *st, const struct hop_call *g)
   /* Tiles go through the slots in turn: the one started u-th in slot u % nc. */
   size_t started = 0, nc = (size_t)c.nc;
   bool lead_ok = c.lead.passes == 0 || hop_ocl_lead_run(&c);
-  for (size_t t = 0; lead_ok && t < c.ntiles; t++) {
+  /* c.err too: work held for a host copy (run_later.c) may have failed there. */
+  for (size_t t = 0; lead_ok && c.err == CL_SUCCESS && t < c.ntiles; t++) {
     if (!tile_wanted(&c, t)) {
       c.done_cols[t] = (int)tile_box(&c, t).cols;
       c.nfinal++;

@@ -148,7 +148,7 @@ bool hop_ocl_lead_run(struct hop_ocl_call *c)
   int tiles_m = c->p.tiles_m, tiles_n = c->p.tiles_n;
   cl_event ea[HOP_OCL_OP_SLOTS] = {NULL}, eb[HOP_OCL_OP_SLOTS] = {NULL};
   bool ok = true;
-  for (int p = 0; p < c->lead.passes && ok; p++) {
+  for (int p = 0; p < c->lead.passes && ok && c->err == CL_SUCCESS; p++) {
     int64_t k0 = p == 0 ? 0 : pass_end(g->k, c->lead.passes, p - 1);
     int64_t kb = pass_end(g->k, c->lead.passes, p) - k0;
     for (int i = 0; i < tiles_m && ok; i++)
@@ -166,7 +166,7 @@ bool hop_ocl_lead_run(struct hop_ocl_call *c)
   for (int i = 0; i < HOP_OCL_OP_SLOTS; i++)
     hop_ocl_ev_put(&ea[i], NULL), hop_ocl_ev_put(&eb[i], NULL);
   hop_ocl_call_flush(c);
-  return ok;
+  return ok && c->err == CL_SUCCESS;
 }
 
 /* Tile t's blocks' rest of k uploaded, each once. */
