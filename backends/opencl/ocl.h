@@ -461,7 +461,7 @@ cl_int hop_ocl_stage_upload_at(struct hop_ocl_state *st, struct hop_ocl_stager *
                                cl_mem dev, int dev_ld, cl_event *done);
 void hop_ocl_stager_end(struct hop_ocl_stager *sg);
 /* The staged uploads' pinned buffers in turn (HOPBLAS_OPENCL_RING, else HOP_OCL_RING). */
-int hop_ocl_ring_depth(struct hop_ocl_state *st);
+int hop_ocl_ring_depth(const struct hop_ocl_state *st);
 /* Run sg->later (when set): the queue work held for the next host copy. */
 void hop_ocl_stager_later(struct hop_ocl_stager *sg);
 

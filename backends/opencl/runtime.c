@@ -383,10 +383,11 @@ void hop_ocl_runtime_describe(const struct hop_ocl_state *st, FILE *out)
     snprintf(large_note, sizeof large_note, " (%.1f MiB with 1 GiB of A and B)",
              (double)large / (1 << 20));
   fprintf(out,
-          "  host copies: %d thread%s%s; staged uploads of %.1f MiB%s; staged s and d calls add "
-          "beta C on the host (C never goes up)\n",
+          "  host copies: %d thread%s%s; staged uploads of %.1f MiB%s through %d pinned buffers; "
+          "staged s and d calls add beta C on the host (C never goes up)\n",
           threads < 1 ? 1 : threads, threads > 1 ? "s" : "",
-          threads > 1 ? "" : " (the calling thread)", (double)chunk / (1 << 20), large_note);
+          threads > 1 ? "" : " (the calling thread)", (double)chunk / (1 << 20), large_note,
+          hop_ocl_ring_depth(st));
   fprintf(out, "  subnormal floats: %s\n",
           !st->flushes ? "kept (CL_FP_DENORM)"
           : hop_ocl_device(st)->flushes

@@ -411,12 +411,11 @@ static void upload_send(void *arg)
   sg->enqueue_s += hop_now() - t0;
 }
 
-int hop_ocl_ring_depth(struct hop_ocl_state *st)
+int hop_ocl_ring_depth(const struct hop_ocl_state *st)
 {
-  if (st->pool.ring_depth == 0)
-    st->pool.ring_depth =
-      (int)hop_config_int("HOPBLAS_OPENCL_RING", 2, HOP_OCL_RING_MAX, HOP_OCL_RING);
-  return st->pool.ring_depth;
+  if (st->pool.ring_depth > 0)
+    return st->pool.ring_depth;
+  return (int)hop_config_int("HOPBLAS_OPENCL_RING", 2, HOP_OCL_RING_MAX, HOP_OCL_RING);
 }
 
 bool hop_ocl_ev_over(cl_event ev)
@@ -471,6 +470,8 @@ static cl_int stage_upload(struct hop_ocl_state *st, struct hop_ocl_stager *sg, 
   size_t per = sg->chunk / col_bytes;
   per = per < 1 ? 1 : per > (size_t)cols ? (size_t)cols : per;
   bool beside = enqueue_beside();
+  if (st->pool.ring_depth == 0) /* kept with the pool's buffers, as the chunk is */
+    st->pool.ring_depth = hop_ocl_ring_depth(st);
   struct upload held = {.st = st, .sg = sg, .dev = dev, .dev_ld = dev_ld, .dev_r0 = dev_r0,
                         .dev_c0 = dev_c0, .esize = esize, .col_bytes = col_bytes, .after = after,
                         .err = CL_SUCCESS};
@@ -478,7 +479,7 @@ static cl_int stage_upload(struct hop_ocl_state *st, struct hop_ocl_stager *sg, 
   for (int j = 0; j < cols && held.err == CL_SUCCESS; j += (int)per) {
     int n = cols - j < (int)per ? cols - j : (int)per;
     int r = sg->next;
-    sg->next = (r + 1) % hop_ocl_ring_depth(st);
+    sg->next = (r + 1) % st->pool.ring_depth;
     struct hop_ocl_slot *ring = &st->pool.ring[r];
     if (!hop_ocl_ev_over(sg->sent[r])) /* the host is to wait: queue what waits for it first */
       hop_ocl_stager_later(sg);
