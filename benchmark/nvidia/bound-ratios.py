@@ -11,7 +11,10 @@ uploads sent and the queueing done inside them); the link is its bytes up and th
 linkrate's rates (a complex call's doubled
 plane goes up as the caller's complex elements when its phase lines say
 that blocks were spread).  Prints a line per run: each precision's time,
-its parts and the ratio.
+its parts and the ratio; then, each warm call against its own bound (its
+own host copies, its time from the phase line's total), the median and
+the least of those ratios: on a host whose copies move from call to call,
+the median time and the median copies come from different calls.
 """
 import glob
 import os
@@ -81,6 +84,10 @@ for f in files:
         copies = statistics.median(host_copies(p) for p in calls)
         lk = link_ms(dt, spread)
         bound = max(kernel[dt], copies, lk)
-        parts.append("%s %.2f ms (kernel %.1f, copies %.1f, link %.1f) %.3f" %
-                     (dt, times[dt], kernel[dt], copies, lk, bound / times[dt]))
+        # Each warm call against its own bound: its copies and its time (the phase line's total).
+        own = [max(kernel[dt], host_copies(p), lk) /
+               float(re.search(r" total ([\d.]+)", p).group(1)) for p in calls]
+        parts.append("%s %.2f ms (kernel %.1f, copies %.1f, link %.1f) %.3f (each call %.3f, least %.3f)" %
+                     (dt, times[dt], kernel[dt], copies, lk, bound / times[dt],
+                      statistics.median(own), min(own)))
     print("%s: %s" % (os.path.basename(f), "; ".join(parts)))
