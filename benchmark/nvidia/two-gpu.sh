@@ -15,9 +15,10 @@
 # alternating, two rounds, the phases of the first; TWO_LEAD_SETTINGS: DEVICE:PASSES pairs.
 # hostbw: the host's memory bandwidth, copies and reads by 1 to all cores (bin/hostbw), the
 # ceiling of calls whose staging copies and DMA share it.  learn: sgemm and dgemm at 8192 and
-# 16384 from host memory, TWO_LEARN_REPS calls each (12), on GPU 0 and on both with the
+# 16384 from host memory, TWO_LEARN_REPS timed calls each (14) after the checked one, each in
+# a process of its own, on GPU 0 and on both with the
 # automatic choice of shared or alone (backends/opencl/split_learn.c): each call's way (S
-# shared, A alone, 1 one device) and ms from the trace, and the last call's note.
+# shared, A alone, O one device) and ms from the trace, and the last call's note.
 # TWO_CONTRACT_S: the contract step's bound in seconds (100).
 set -u
 P=/tmp/two; mkdir -p $P
@@ -31,16 +32,20 @@ want() { case " $steps " in *" $1 "*) return 0 ;; esac; return 1; }
 nvidia-smi -L >$P/gpus.txt 2>&1; cat $P/gpus.txt
 HOPBLAS_DEVICE=all $dir/bin/hopblas info >$P/info.txt 2>&1; grep -iE "device|split" $P/info.txt | head -8
 want contract && { step contract; shared_contract "${TWO_CONTRACT_S:-100}" 1536; }
+# Each (dtype, size) in a process of its own: the choice is learnt per process, and the bench
+# traces the checked and timed calls only up to its first route note.
 want learn && for dev in 0 all; do
   step "learn $dev"
-  HOPBLAS_DEVICE=$dev HOPBLAS_TRACE=$P/learn-$dev.csv timeout 150 $B --sizes 8192,16384 --engines hopblas \
-    --mode host --dtype s,d --min-time 0 --reps "${TWO_LEARN_REPS:-12}" >$P/learn-$dev.txt 2>&1
-  grep -E '^hopblas' $P/learn-$dev.txt | cut -c1-100
-  awk -F'"' 'NR > 1 { split($1, l, ","); split($3, r, ","); k = l[3] " " l[4]
-      w = $2 ~ /split=/ ? "S" : $2 ~ /alone/ ? "A" : "1"
-      seq[k] = seq[k] sprintf(" %s%.1f", w, 1e3 * r[2]); last[k] = $2 }
-    END { for (k in seq) print "  " k ":" seq[k] "\n    last: " substr(last[k], 1, 160) }' \
-    $P/learn-$dev.csv
+  for dt in s d; do for n in 8192 16384; do
+    HOPBLAS_DEVICE=$dev HOPBLAS_TRACE=$P/learn-$dev-$dt-$n.csv timeout 100 $B --sizes $n --engines hopblas \
+      --mode host --dtype $dt --min-time 1000 --reps "${TWO_LEARN_REPS:-14}" >$P/learn-$dev-$dt-$n.txt 2>&1
+    grep -E '^hopblas' $P/learn-$dev-$dt-$n.txt | cut -c1-100
+    awk -F'"' 'NR > 1 { split($1, l, ","); split($3, r, ","); k = l[3] " " l[4]
+        w = $2 ~ /split=/ ? "S" : $2 ~ /alone/ ? "A" : "O"
+        seq[k] = seq[k] sprintf(" %s%.1f", w, 1e3 * r[2]); last[k] = $2 }
+      END { for (k in seq) print "  " k ":" seq[k] "\n    last: " substr(last[k], 1, 160) }' \
+      $P/learn-$dev-$dt-$n.csv
+  done; done
 done
 want hostbw && { step hostbw; timeout 120 $dir/bin/hostbw 2048 "$(nproc)" 3 | tee $P/hostbw.txt; }
 want host && for dev in 0 all; do
