@@ -100,9 +100,6 @@ static void *worker_main(void *arg)
 
 /* ---- planning --------------------------------------------------------------- */
 
-/* The parts of g, into part[] (at most SPLIT_MAX), and the predicted time
- * of the shared call in *seconds; 0 when g is not to be shared: too small,
- * columns that are not independent, or no second taker. */
 bool hop_ocl_split_by_rows(const struct hop_call *g)
 {
   return g->op == HOP_OP_GEMM && g->planes == NULL && g->m > g->n;
@@ -116,6 +113,9 @@ static bool cut(const struct hop_call *g, bool rows, int64_t at, int64_t len, st
   return true;
 }
 
+/* The parts of g, into part[] (at most SPLIT_MAX), and the predicted time
+ * of the shared call in *seconds; 0 when g is not to be shared: too small,
+ * columns that are not independent, or no second taker. */
 static int plan(const struct hop_ocl_split *sp, const struct hop_call *g, struct split_part *part,
                 double *seconds)
 {
