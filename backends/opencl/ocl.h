@@ -442,8 +442,6 @@ size_t hop_ocl_unpack_c(struct hop_ocl_state *st, struct hop_ocl_stager *sg,
                         int rows, int cols);
 enum hop_status hop_ocl_status(cl_int err);
 cl_int hop_ocl_wait(struct hop_ocl_state *st, cl_event ev);
-/* Has ev completed or failed (NULL: yes)?  Asked without waiting. */
-bool hop_ocl_ev_over(cl_event ev);
 cl_int hop_ocl_stage_upload(struct hop_ocl_state *st, struct hop_ocl_stager *sg, const void *x,
                             const struct hop_plane_view *view, int ld, size_t esize, int row0,
                             int col0, int rows, int cols, cl_mem dev, cl_event after,
@@ -464,6 +462,9 @@ void hop_ocl_stager_end(struct hop_ocl_stager *sg);
 int hop_ocl_ring_depth(const struct hop_ocl_state *st);
 /* Run sg->later (when set): the queue work held for the next host copy. */
 void hop_ocl_stager_later(struct hop_ocl_stager *sg);
+/* Wait for ev (hop_ocl_wait), counted in sg->wait_s; where the host is to
+ * block, sg's later work is queued first. */
+cl_int hop_ocl_stager_wait(struct hop_ocl_state *st, struct hop_ocl_stager *sg, cl_event ev);
 
 /* plan.c: how a call is cut into tiles that fit the device's buffers. */
 struct hop_ocl_plan {

@@ -60,18 +60,6 @@ void hop_ocl_call_flush(struct hop_ocl_call *c)
     clFlush(c->st->q[q]);
 }
 
-/* Wait for ev, counted as the host's waiting time; work held for the
- * next host copy is queued first where the host is to wait. */
-static cl_int wait_ok(struct hop_ocl_call *c, cl_event ev)
-{
-  if (!hop_ocl_ev_over(ev))
-    hop_ocl_later_run(c);
-  double t0 = hop_now();
-  cl_int err = hop_ocl_wait(c->st, ev);
-  c->sg.wait_s += hop_now() - t0;
-  return err;
-}
-
 void hop_ocl_call_pack(struct hop_ocl_call *c, const void *x, int ld, size_t e, int r0, int c0,
                        int rows, int cols, void *dst)
 {
@@ -180,6 +168,8 @@ static struct hop_ocl_op_slot *provide(struct hop_ocl_call *c, int x, int r0, in
   return o;
 }
 
+/* The tile's read-back, queued after its last kernel kev, in the parts
+ * the strategy asks for. */
 static cl_int read_back(struct hop_ocl_call *c, struct hop_ocl_c_slot *cs, cl_event kev)
 {
   int parts = c->ops->c_parts(c, cs);
@@ -451,7 +441,7 @@ static bool tile_finish(struct hop_ocl_call *c, struct hop_ocl_c_slot *cs)
     hop_ocl_later_run(c);
   cs->busy = false;
   for (int p = 0; p < cs->parts; p++) {
-    cl_int err = wait_ok(c, cs->done[p]);
+    cl_int err = hop_ocl_stager_wait(c->st, &c->sg, cs->done[p]);
     if (err != CL_SUCCESS)
       return hop_ocl_call_fail(c, err, "reading C back");
     int j = p * cs->part_cols, n = cs->cols - j < cs->part_cols ? cs->cols - j : cs->part_cols;

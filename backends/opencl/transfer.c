@@ -418,7 +418,8 @@ int hop_ocl_ring_depth(const struct hop_ocl_state *st)
   return (int)hop_config_int("HOPBLAS_OPENCL_RING", 2, HOP_OCL_RING_MAX, HOP_OCL_RING);
 }
 
-bool hop_ocl_ev_over(cl_event ev)
+/* Has ev completed or failed (NULL: yes)?  Asked without waiting. */
+static bool ev_over(cl_event ev)
 {
   cl_int status = CL_COMPLETE;
   if (ev != NULL &&
@@ -426,6 +427,16 @@ bool hop_ocl_ev_over(cl_event ev)
         CL_SUCCESS)
     return false;
   return status == CL_COMPLETE || status < 0;
+}
+
+cl_int hop_ocl_stager_wait(struct hop_ocl_state *st, struct hop_ocl_stager *sg, cl_event ev)
+{
+  if (!ev_over(ev)) /* the host is to wait: queue what waits for it first */
+    hop_ocl_stager_later(sg);
+  double t0 = hop_now();
+  cl_int err = hop_ocl_wait(st, ev);
+  sg->wait_s += hop_now() - t0;
+  return err;
 }
 
 /* Beside a pack: the stager's later work, then the upload held. */
@@ -481,12 +492,8 @@ static cl_int stage_upload(struct hop_ocl_state *st, struct hop_ocl_stager *sg, 
     int r = sg->next;
     sg->next = (r + 1) % st->pool.ring_depth;
     struct hop_ocl_slot *ring = &st->pool.ring[r];
-    if (!hop_ocl_ev_over(sg->sent[r])) /* the host is to wait: queue what waits for it first */
-      hop_ocl_stager_later(sg);
-    double t0 = hop_now();
-    cl_int err = hop_ocl_wait(st, sg->sent[r]);
+    cl_int err = hop_ocl_stager_wait(st, sg, sg->sent[r]);
     double t1 = hop_now();
-    sg->wait_s += t1 - t0;
     if (err == CL_SUCCESS)
       err = hop_ocl_slot_ensure(st, ring, per * col_bytes, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR,
                                 true);
