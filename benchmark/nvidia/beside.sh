@@ -36,11 +36,7 @@ if want timeline; then
     grep "opencl timeline: 8192x8192x8192 [dh], ms" $P/timeline-$b.txt | tail -n 4 | cut -c1-220; done
 fi
 want contract || exit 0
-HOPBLAS_BACKEND=opencl HOPBLAS_OPENCL_VARIANT=nvidia HOPBLAS_OPENCL_CHUNK=4096 HOPBLAS_VERBOSE=3 \
-  HOPBLAS_TRACE=$P/contract.csv timeout 120 $dir/bin/contract --quick --max-dim 40 --large 1536 \
-  --dtypes s,d,c,z,h >$P/contract.tap 2>$P/contract.log
-echo "contract: exit $?, $(grep -c '^ok' $P/contract.tap) ok, $(grep -c '^not ok' $P/contract.tap) not ok," \
-  "$(awk -F, 'NR > 1 && $9 != "opencl" && $9 != "core"' $P/contract.csv | wc -l) rows off opencl," \
+echo "contract: $(device_contract s,d,c,z,h HOPBLAS_OPENCL_CHUNK=4096)" \
   "$(grep -c 'sending uploads [0-9.]* ([0-9.]*[1-9][0-9.]* of it inside pack)' $P/contract.log) staged calls that sent uploads beside the packing"
 gzip -f $P/contract.csv $P/contract.log
 echo "## end at $(( $(date +%s) - t0 )) s"

@@ -25,6 +25,18 @@ shared_contract() {
     "shared $(grep -c 'split' $P/contract.csv), on cpu $(awk -F, 'NR > 1 && $9 == "cpu"' $P/contract.csv | wc -l)"
   gzip -f $P/contract.csv
 }
+# device_contract DTYPES [VAR=VALUE ...]: the contract on the NVIDIA device
+# with those settings (TAP in $P/contract.tap, phases in contract.log, trace
+# in contract.csv; up to 1536, cut at 120 s); prints the start of its summary:
+# exit status, ok and not ok, trace rows off opencl.
+device_contract() {
+  dtypes=$1; shift
+  env "$@" HOPBLAS_BACKEND=opencl HOPBLAS_OPENCL_VARIANT=nvidia HOPBLAS_VERBOSE=3 \
+    HOPBLAS_TRACE=$P/contract.csv timeout 120 $dir/bin/contract --quick --max-dim 40 --large 1536 \
+    --dtypes "$dtypes" >$P/contract.tap 2>$P/contract.log
+  echo "exit $?, $(grep -c '^ok' $P/contract.tap) ok, $(grep -c '^not ok' $P/contract.tap) not ok," \
+    "$(awk -F, 'NR > 1 && $9 != "opencl" && $9 != "core"' $P/contract.csv | wc -l) rows off opencl,"
+}
 # The parts of a call's bound at n = 8192 (bound-ratios.py reads them from $P):
 # link_rate, the link (link.txt); resident_8192 DTYPES, each precision's kernel
 # resident (resident.txt, resident.csv).
@@ -47,3 +59,6 @@ host_8192() {
     sed -n 's/.*phases: staged[^0-9]*\([0-9x]*\) .*pack \([0-9.]*\) .*unpack \([0-9.]*\) .*wait \([0-9.]*\), sending uploads \([0-9.]*\) (\([0-9.]*\) of it inside pack), queueing kernels and read-backs \([0-9.]*\) (\([0-9.]*\) of it inside pack or unpack), other \([0-9.]*\), total .*/\1 \2 \3 \4 \5 \6 \7 \8 \9/p' |
     awk -v n="$name" 'seen[$1]++ { printf "  %s %s copies %.1f wait %.1f sends %.2f (%.2f inside) queueing %.2f (%.2f inside) other %.2f\n", n, $1, $2 + $3 - $6 - $8, $4, $5, $6, $7, $8, $9 }'
 }
+# defaults_8192 ROUNDS: every precision at 8192 from host memory with the
+# defaults, a fresh process per round (all-ROUND.txt, as bound-ratios.py reads).
+defaults_8192() { for r in $(seq 1 "$1"); do host_8192 "all-$r" s,d,c,z,h; done; }

@@ -28,15 +28,11 @@ if want rounds; then
   done
 fi
 if want defaults; then
-  for r in $(seq 1 "${ALL_ROUNDS:-4}"); do host_8192 "all-$r" s,d,c,z,h; done
+  defaults_8192 "${ALL_ROUNDS:-4}"
 fi
 want contract || exit 0
-HOPBLAS_BACKEND=opencl HOPBLAS_OPENCL_VARIANT=nvidia HOPBLAS_OPENCL_MEMORY=staged \
-  HOPBLAS_OPENCL_CHUNK=65536 HOPBLAS_OPENCL_SLICE_MIN_FLOPS=0 HOPBLAS_OPENCL_LEAD_MIN_INTENSITY=0 \
-  HOPBLAS_VERBOSE=3 HOPBLAS_TRACE=$P/contract.csv timeout 120 $dir/bin/contract --quick \
-  --max-dim 40 --large 1536 --dtypes s,d,c,z,h >$P/contract.tap 2>$P/contract.log
-echo "contract: exit $?, $(grep -c '^ok' $P/contract.tap) ok, $(grep -c '^not ok' $P/contract.tap) not ok," \
-  "$(awk -F, 'NR > 1 && $9 != "opencl" && $9 != "core"' $P/contract.csv | wc -l) rows off opencl," \
+echo "contract: $(device_contract s,d,c,z,h HOPBLAS_OPENCL_MEMORY=staged HOPBLAS_OPENCL_CHUNK=65536 \
+  HOPBLAS_OPENCL_SLICE_MIN_FLOPS=0 HOPBLAS_OPENCL_LEAD_MIN_INTENSITY=0)" \
   "$(grep -c 'opencl phases: staged' $P/contract.log) staged calls," \
   "$(grep -c 'k to [0-9]* first in' $P/contract.log) with leading passes," \
   "$(grep -c 'read-backs [0-9.]* ([0-9.]*[1-9][0-9.]* of it inside pack or unpack)' $P/contract.log) queued inside the copies"
