@@ -5,7 +5,19 @@
 
 #include "blas_int.h"
 #include "check.h"
+#include "fast_entry.h"
 #include "hopblas.h"
+
+#if HOP_FAST_ENTRY_ASM
+/* The exported names of sgemm, dgemm, cgemm and zgemm are assembly front
+ * doors (core/fast_entry.h, at the end of this file); these definitions are
+ * where they send every call they do not hand to OpenBLAS. */
+#define GEMM_ENTRY(base) __attribute__((visibility("hidden"))) void hop_entry_cblas_##base
+#define GEMM_ALIASES(base)
+#else
+#define GEMM_ENTRY(base) HOP_EXPORT void HOP_CBLAS_NAME(base)
+#define GEMM_ALIASES(base) HOP_CBLAS_ALIASES(base)
+#endif
 
 /* Everything but the fast path: the checks, netlib's quick return, the
  * trace rows of both, and the call to core/. */
@@ -70,7 +82,7 @@ __attribute__((noinline)) static void xgemm_through_core(enum hop_dtype dt, cons
  * (hop_fast_path_takes), a fork() in another thread waiting for them
  * (hop_fast_entries).  alpha == 0 stays with us: OpenBLAS would read A and B
  * (NaN propagates). */
-HOP_EXPORT void HOP_CBLAS_NAME(sgemm)(int order, int transa, int transb, hop_blas_int m,
+GEMM_ENTRY(sgemm)(int order, int transa, int transb, hop_blas_int m,
                                       hop_blas_int n, hop_blas_int k, float alpha, const float *a,
                                       hop_blas_int lda, const float *b, hop_blas_int ldb,
                                       float beta, float *c, hop_blas_int ldc)
@@ -83,9 +95,9 @@ HOP_EXPORT void HOP_CBLAS_NAME(sgemm)(int order, int transa, int transb, hop_bla
   else
     sgemm_through_core(order, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
-HOP_CBLAS_ALIASES(sgemm);
+GEMM_ALIASES(sgemm);
 
-HOP_EXPORT void HOP_CBLAS_NAME(dgemm)(int order, int transa, int transb, hop_blas_int m,
+GEMM_ENTRY(dgemm)(int order, int transa, int transb, hop_blas_int m,
                                       hop_blas_int n, hop_blas_int k, double alpha,
                                       const double *a, hop_blas_int lda, const double *b,
                                       hop_blas_int ldb, double beta, double *c, hop_blas_int ldc)
@@ -98,9 +110,9 @@ HOP_EXPORT void HOP_CBLAS_NAME(dgemm)(int order, int transa, int transb, hop_bla
   else
     dgemm_through_core(order, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
-HOP_CBLAS_ALIASES(dgemm);
+GEMM_ALIASES(dgemm);
 
-HOP_EXPORT void HOP_CBLAS_NAME(cgemm)(int order, int transa, int transb, hop_blas_int m,
+GEMM_ENTRY(cgemm)(int order, int transa, int transb, hop_blas_int m,
                                       hop_blas_int n, hop_blas_int k, const void *alpha,
                                       const void *a, hop_blas_int lda, const void *b,
                                       hop_blas_int ldb, const void *beta, void *c,
@@ -115,9 +127,9 @@ HOP_EXPORT void HOP_CBLAS_NAME(cgemm)(int order, int transa, int transb, hop_bla
     xgemm_through_core(HOP_DTYPE_C, HOP_CBLAS_SYMBOL(cgemm), "CGEMM ", order, transa, transb, m,
                        n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
-HOP_CBLAS_ALIASES(cgemm);
+GEMM_ALIASES(cgemm);
 
-HOP_EXPORT void HOP_CBLAS_NAME(zgemm)(int order, int transa, int transb, hop_blas_int m,
+GEMM_ENTRY(zgemm)(int order, int transa, int transb, hop_blas_int m,
                                       hop_blas_int n, hop_blas_int k, const void *alpha,
                                       const void *a, hop_blas_int lda, const void *b,
                                       hop_blas_int ldb, const void *beta, void *c,
@@ -132,7 +144,7 @@ HOP_EXPORT void HOP_CBLAS_NAME(zgemm)(int order, int transa, int transb, hop_bla
     xgemm_through_core(HOP_DTYPE_Z, HOP_CBLAS_SYMBOL(zgemm), "ZGEMM ", order, transa, transb, m,
                        n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
-HOP_CBLAS_ALIASES(zgemm);
+GEMM_ALIASES(zgemm);
 
 /* The 3m forms (OpenBLAS, MKL): the same product, which an engine may form
  * with three real GEMMs instead of four (struct hop_call's three_m). */
@@ -181,3 +193,10 @@ HOP_EXPORT void HOP_CBLAS_NAME(shgemm)(int order, int transa, int transb, hop_bl
                     (struct hop_scalar){beta, 0.0}, c, ldc);
 }
 HOP_CBLAS_ALIASES(shgemm);
+
+#if HOP_FAST_ENTRY_ASM
+HOP_FRONT_DOOR_CBLAS(s, HOP_FE_CBLAS_REAL(HOP_FE_ALPHA_S_REG, HOP_FE_MAX_S), HOP_FE_CBLAS_SGEMM);
+HOP_FRONT_DOOR_CBLAS(d, HOP_FE_CBLAS_REAL(HOP_FE_ALPHA_D_REG, HOP_FE_MAX_D), HOP_FE_CBLAS_DGEMM);
+HOP_FRONT_DOOR_CBLAS(c, HOP_FE_CBLAS_COMPLEX(HOP_FE_ALPHA_C_AT, HOP_FE_MAX_C), HOP_FE_CBLAS_CGEMM);
+HOP_FRONT_DOOR_CBLAS(z, HOP_FE_CBLAS_COMPLEX(HOP_FE_ALPHA_Z_AT, HOP_FE_MAX_Z), HOP_FE_CBLAS_ZGEMM);
+#endif

@@ -5,7 +5,22 @@
 
 #include "blas_int.h"
 #include "check.h"
+#include "fast_entry.h"
 #include "hopblas.h"
+
+#if HOP_FAST_ENTRY_ASM
+/* The exported names of sgemm_, dgemm_, cgemm_ and zgemm_ (and their
+ * aliases) are assembly front doors (core/fast_entry.h, at the end of this
+ * file); these definitions are where they send every call they do not hand
+ * to OpenBLAS. */
+#define GEMM_ENTRY(base) __attribute__((visibility("hidden"))) void hop_entry_##base##_
+#define GEMM_ALIASES(base)
+#define GEMM_BARE(base)
+#else
+#define GEMM_ENTRY(base) HOP_EXPORT void HOP_F77_NAME(base)
+#define GEMM_ALIASES(base) HOP_F77_ALIASES(base)
+#define GEMM_BARE(base) HOP_F77_BARE(base)
+#endif
 
 /* Everything but the fast path.  The scalars have C's type (half for hgemm). */
 __attribute__((noinline)) static void gemm_through_core(enum hop_dtype dt, const char *symbol,
@@ -41,7 +56,7 @@ __attribute__((noinline)) static void gemm_through_core(enum hop_dtype dt, const
  * process (C callers omit them; OpenBLAS does not read them).  The fast
  * path's casts change nothing in the LP64 build; the ILP64 build never
  * takes it (HOP_BLAS_FAST_PATH). */
-HOP_EXPORT void HOP_F77_NAME(sgemm)(const char *transa, const char *transb, const hop_blas_int *m,
+GEMM_ENTRY(sgemm)(const char *transa, const char *transb, const hop_blas_int *m,
                                     const hop_blas_int *n, const hop_blas_int *k, const float *alpha,
                                     const float *a, const hop_blas_int *lda, const float *b,
                                     const hop_blas_int *ldb, const float *beta, float *c,
@@ -57,10 +72,10 @@ HOP_EXPORT void HOP_F77_NAME(sgemm)(const char *transa, const char *transb, cons
     gemm_through_core(HOP_DTYPE_S, HOP_F77_SYMBOL(sgemm), "SGEMM ", transa, transb, m, n, k, alpha, a,
                       lda, b, ldb, beta, c, ldc);
 }
-HOP_F77_ALIASES(sgemm);
-HOP_F77_BARE(sgemm)
+GEMM_ALIASES(sgemm);
+GEMM_BARE(sgemm)
 
-HOP_EXPORT void HOP_F77_NAME(dgemm)(const char *transa, const char *transb, const hop_blas_int *m,
+GEMM_ENTRY(dgemm)(const char *transa, const char *transb, const hop_blas_int *m,
                                     const hop_blas_int *n, const hop_blas_int *k, const double *alpha,
                                     const double *a, const hop_blas_int *lda, const double *b,
                                     const hop_blas_int *ldb, const double *beta, double *c,
@@ -76,10 +91,10 @@ HOP_EXPORT void HOP_F77_NAME(dgemm)(const char *transa, const char *transb, cons
     gemm_through_core(HOP_DTYPE_D, HOP_F77_SYMBOL(dgemm), "DGEMM ", transa, transb, m, n, k, alpha, a,
                       lda, b, ldb, beta, c, ldc);
 }
-HOP_F77_ALIASES(dgemm);
-HOP_F77_BARE(dgemm)
+GEMM_ALIASES(dgemm);
+GEMM_BARE(dgemm)
 
-HOP_EXPORT void HOP_F77_NAME(cgemm)(const char *transa, const char *transb, const hop_blas_int *m,
+GEMM_ENTRY(cgemm)(const char *transa, const char *transb, const hop_blas_int *m,
                                     const hop_blas_int *n, const hop_blas_int *k, const void *alpha,
                                     const void *a, const hop_blas_int *lda, const void *b,
                                     const hop_blas_int *ldb, const void *beta, void *c,
@@ -95,10 +110,10 @@ HOP_EXPORT void HOP_F77_NAME(cgemm)(const char *transa, const char *transb, cons
     gemm_through_core(HOP_DTYPE_C, HOP_F77_SYMBOL(cgemm), "CGEMM ", transa, transb, m, n, k, alpha, a,
                       lda, b, ldb, beta, c, ldc);
 }
-HOP_F77_ALIASES(cgemm);
-HOP_F77_BARE(cgemm)
+GEMM_ALIASES(cgemm);
+GEMM_BARE(cgemm)
 
-HOP_EXPORT void HOP_F77_NAME(zgemm)(const char *transa, const char *transb, const hop_blas_int *m,
+GEMM_ENTRY(zgemm)(const char *transa, const char *transb, const hop_blas_int *m,
                                     const hop_blas_int *n, const hop_blas_int *k, const void *alpha,
                                     const void *a, const hop_blas_int *lda, const void *b,
                                     const hop_blas_int *ldb, const void *beta, void *c,
@@ -114,8 +129,8 @@ HOP_EXPORT void HOP_F77_NAME(zgemm)(const char *transa, const char *transb, cons
     gemm_through_core(HOP_DTYPE_Z, HOP_F77_SYMBOL(zgemm), "ZGEMM ", transa, transb, m, n, k, alpha, a,
                       lda, b, ldb, beta, c, ldc);
 }
-HOP_F77_ALIASES(zgemm);
-HOP_F77_BARE(zgemm)
+GEMM_ALIASES(zgemm);
+GEMM_BARE(zgemm)
 
 /* The 3m forms (OpenBLAS, MKL): see cblas_cgemm3m. */
 HOP_EXPORT void HOP_F77_NAME(cgemm3m)(const char *transa, const char *transb, const hop_blas_int *m,
@@ -151,3 +166,10 @@ HOP_EXPORT void HOP_F77_NAME(hgemm)(const char *transa, const char *transb, cons
                     a, lda, b, ldb, beta, c, ldc);
 }
 HOP_F77_ALIASES(hgemm);
+
+#if HOP_FAST_ENTRY_ASM
+HOP_FRONT_DOOR_F77(s, HOP_FE_ALPHA_S_AT("%r9"), HOP_FE_MAX_S, HOP_FE_SGEMM);
+HOP_FRONT_DOOR_F77(d, HOP_FE_ALPHA_D_AT("%r9"), HOP_FE_MAX_D, HOP_FE_DGEMM);
+HOP_FRONT_DOOR_F77(c, HOP_FE_ALPHA_C_AT("%r9"), HOP_FE_MAX_C, HOP_FE_CGEMM);
+HOP_FRONT_DOOR_F77(z, HOP_FE_ALPHA_Z_AT("%r9"), HOP_FE_MAX_Z, HOP_FE_ZGEMM);
+#endif
