@@ -11,8 +11,9 @@
 #if HOP_FAST_ENTRY_ASM
 /* The exported names of sgemm, dgemm, cgemm and zgemm are assembly front
  * doors (core/fast_entry.h, at the end of this file); these definitions are
- * where they send every call they do not hand to OpenBLAS. */
-#define GEMM_ENTRY(base) __attribute__((visibility("hidden"))) void hop_entry_cblas_##base
+ * where they send every call they do not hand to OpenBLAS (used: only
+ * the assembly refers to them). */
+#define GEMM_ENTRY(base) __attribute__((used, visibility("hidden"))) void hop_entry_cblas_##base
 #define GEMM_ALIASES(base)
 #else
 #define GEMM_ENTRY(base) HOP_EXPORT void HOP_CBLAS_NAME(base)

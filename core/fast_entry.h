@@ -118,15 +118,18 @@ _Static_assert(HOP_FAST_PATH_LD_LIMIT == 2048u, "core/fast_entry.h: the leading 
  * TESTS, then OpenBLAS's entry (FIELD of fast->e) in a process that has never
  * started a thread, its guarded copy (of fast->guarded) otherwise; every
  * other call to SLOW.  Only %rax, %r10 and %r11 are written: neither an
- * argument register nor the stack. */
+ * argument register nor the stack.  In a section of its own push: the
+ * compiler does not know where in its output a top-level asm lands. */
 #define HOP_FE_ALIAS(alias, name)                                                                  \
   "  .globl " alias "\n  .type " alias ", @function\n  .set " alias ", " name "\n"
 #define HOP_FRONT_DOOR(name, aliases, slow, tests, field, e_off, g_off)                            \
-  __asm__("  .text\n  .p2align 4\n  .globl " name "\n  .type " name ", @function\n" name ":\n"   \
+  __asm__("  .pushsection .text\n  .p2align 4\n  .globl " name "\n  .type " name ", @function\n" \
+          name ":\n"                                                                              \
           "  .cfi_startproc\n" HOP_FE_ENDBR "  mov hop_fast_path_ready(%rip), %rax\n" tests       \
           "  mov __libc_single_threaded@GOTPCREL(%rip), %r10\n  cmpb $0, (%r10)\n  je 2f\n"        \
           "  jmp *" e_off "+" field "(%rax)\n2:\n  jmp *" g_off "+" field "(%rax)\n"              \
-          "1:\n  jmp " slow "\n  .cfi_endproc\n  .size " name ", .-" name "\n" aliases)
+          "1:\n  jmp " slow "\n  .cfi_endproc\n  .size " name ", .-" name "\n" aliases        \
+          "  .popsection\n")
 #define HOP_FE_STR(x) #x
 #define HOP_FE_XSTR(x) HOP_FE_STR(x)
 

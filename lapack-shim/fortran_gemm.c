@@ -12,8 +12,8 @@
 /* The exported names of sgemm_, dgemm_, cgemm_ and zgemm_ (and their
  * aliases) are assembly front doors (core/fast_entry.h, at the end of this
  * file); these definitions are where they send every call they do not hand
- * to OpenBLAS. */
-#define GEMM_ENTRY(base) __attribute__((visibility("hidden"))) void hop_entry_##base##_
+ * to OpenBLAS (used: only the assembly refers to them). */
+#define GEMM_ENTRY(base) __attribute__((used, visibility("hidden"))) void hop_entry_##base##_
 #define GEMM_ALIASES(base)
 #define GEMM_BARE(base)
 #else
