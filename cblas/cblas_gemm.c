@@ -83,10 +83,9 @@ __attribute__((noinline)) static void xgemm_through_core(enum hop_dtype dt, cons
  * (hop_fast_path_takes), a fork() in another thread waiting for them
  * (hop_fast_entries).  alpha == 0 stays with us: OpenBLAS would read A and B
  * (NaN propagates). */
-GEMM_ENTRY(sgemm)(int order, int transa, int transb, hop_blas_int m,
-                                      hop_blas_int n, hop_blas_int k, float alpha, const float *a,
-                                      hop_blas_int lda, const float *b, hop_blas_int ldb,
-                                      float beta, float *c, hop_blas_int ldc)
+GEMM_ENTRY(sgemm)(int order, int transa, int transb, hop_blas_int m, hop_blas_int n, hop_blas_int k,
+                  float alpha, const float *a, hop_blas_int lda, const float *b, hop_blas_int ldb,
+                  float beta, float *c, hop_blas_int ldc)
 {
   const struct hop_fast_path *fast = HOP_BLAS_FAST_PATH();
   if (hop_float_nonzero(alpha) &&
@@ -98,10 +97,9 @@ GEMM_ENTRY(sgemm)(int order, int transa, int transb, hop_blas_int m,
 }
 GEMM_ALIASES(sgemm);
 
-GEMM_ENTRY(dgemm)(int order, int transa, int transb, hop_blas_int m,
-                                      hop_blas_int n, hop_blas_int k, double alpha,
-                                      const double *a, hop_blas_int lda, const double *b,
-                                      hop_blas_int ldb, double beta, double *c, hop_blas_int ldc)
+GEMM_ENTRY(dgemm)(int order, int transa, int transb, hop_blas_int m, hop_blas_int n, hop_blas_int k,
+                  double alpha, const double *a, hop_blas_int lda, const double *b,
+                  hop_blas_int ldb, double beta, double *c, hop_blas_int ldc)
 {
   const struct hop_fast_path *fast = HOP_BLAS_FAST_PATH();
   if (hop_double_nonzero(alpha) &&
@@ -113,11 +111,9 @@ GEMM_ENTRY(dgemm)(int order, int transa, int transb, hop_blas_int m,
 }
 GEMM_ALIASES(dgemm);
 
-GEMM_ENTRY(cgemm)(int order, int transa, int transb, hop_blas_int m,
-                                      hop_blas_int n, hop_blas_int k, const void *alpha,
-                                      const void *a, hop_blas_int lda, const void *b,
-                                      hop_blas_int ldb, const void *beta, void *c,
-                                      hop_blas_int ldc)
+GEMM_ENTRY(cgemm)(int order, int transa, int transb, hop_blas_int m, hop_blas_int n, hop_blas_int k,
+                  const void *alpha, const void *a, hop_blas_int lda, const void *b,
+                  hop_blas_int ldb, const void *beta, void *c, hop_blas_int ldc)
 {
   const struct hop_fast_path *fast = HOP_BLAS_FAST_PATH();
   if (hop_cfloat_nonzero(alpha) &&
@@ -130,11 +126,9 @@ GEMM_ENTRY(cgemm)(int order, int transa, int transb, hop_blas_int m,
 }
 GEMM_ALIASES(cgemm);
 
-GEMM_ENTRY(zgemm)(int order, int transa, int transb, hop_blas_int m,
-                                      hop_blas_int n, hop_blas_int k, const void *alpha,
-                                      const void *a, hop_blas_int lda, const void *b,
-                                      hop_blas_int ldb, const void *beta, void *c,
-                                      hop_blas_int ldc)
+GEMM_ENTRY(zgemm)(int order, int transa, int transb, hop_blas_int m, hop_blas_int n, hop_blas_int k,
+                  const void *alpha, const void *a, hop_blas_int lda, const void *b,
+                  hop_blas_int ldb, const void *beta, void *c, hop_blas_int ldc)
 {
   const struct hop_fast_path *fast = HOP_BLAS_FAST_PATH();
   if (hop_cdouble_nonzero(alpha) &&

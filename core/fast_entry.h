@@ -18,6 +18,10 @@
 #ifndef HOP_FAST_ENTRY_H
 #define HOP_FAST_ENTRY_H
 
+#include <stddef.h>
+
+#include "hop.h"
+
 #if defined(__has_feature) /* clang's sanitizers */
 #define HOP_FE_SANITIZED                                                                           \
   (__has_feature(address_sanitizer) || __has_feature(thread_sanitizer) ||                          \
@@ -25,14 +29,10 @@
 #else
 #define HOP_FE_SANITIZED 0
 #endif
-#if defined(__has_include)
-#if __has_include(<sys/single_threaded.h>)
-#define HOP_FE_SINGLE_THREADED_FLAG 1 /* glibc's __libc_single_threaded, as HOP_BLAS_GUARDED */
-#endif
-#endif
 
+/* The doors test glibc's __libc_single_threaded, as HOP_BLAS_GUARDED. */
 #if defined(__x86_64__) && defined(__ELF__) && !defined(HOP_ILP64) &&                             \
-  defined(HOP_FE_SINGLE_THREADED_FLAG) && !defined(__SANITIZE_ADDRESS__) &&                       \
+  defined(HOP_BLAS_SINGLE_THREADED_FLAG) && !defined(__SANITIZE_ADDRESS__) &&                       \
   !defined(__SANITIZE_THREAD__) && !HOP_FE_SANITIZED
 #define HOP_FAST_ENTRY_ASM 1
 #else
@@ -40,10 +40,6 @@
 #endif
 
 #if HOP_FAST_ENTRY_ASM
-#include <stddef.h>
-
-#include "hop.h"
-
 /* struct hop_fast_path's layout, as the front doors read it. */
 #define HOP_FE_MAX_S "0"
 #define HOP_FE_MAX_D "8"

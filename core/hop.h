@@ -575,6 +575,7 @@ static inline void hop_blas_leave(atomic_int *stripe)
 #if defined(__has_include)
 #if __has_include(<sys/single_threaded.h>)
 #include <sys/single_threaded.h>
+#define HOP_BLAS_SINGLE_THREADED_FLAG 1 /* glibc's __libc_single_threaded is there */
 #define HOP_BLAS_GUARDED() (!__libc_single_threaded)
 #endif
 #endif

@@ -57,10 +57,10 @@ __attribute__((noinline)) static void gemm_through_core(enum hop_dtype dt, const
  * path's casts change nothing in the LP64 build; the ILP64 build never
  * takes it (HOP_BLAS_FAST_PATH). */
 GEMM_ENTRY(sgemm)(const char *transa, const char *transb, const hop_blas_int *m,
-                                    const hop_blas_int *n, const hop_blas_int *k, const float *alpha,
-                                    const float *a, const hop_blas_int *lda, const float *b,
-                                    const hop_blas_int *ldb, const float *beta, float *c,
-                                    const hop_blas_int *ldc, size_t len_transa, size_t len_transb)
+                  const hop_blas_int *n, const hop_blas_int *k, const float *alpha, const float *a,
+                  const hop_blas_int *lda, const float *b, const hop_blas_int *ldb,
+                  const float *beta, float *c, const hop_blas_int *ldc, size_t len_transa,
+                  size_t len_transb)
 {
   const struct hop_fast_path *fast = HOP_BLAS_FAST_PATH();
   if (hop_float_nonzero(*alpha) &&
@@ -76,10 +76,10 @@ GEMM_ALIASES(sgemm);
 GEMM_BARE(sgemm)
 
 GEMM_ENTRY(dgemm)(const char *transa, const char *transb, const hop_blas_int *m,
-                                    const hop_blas_int *n, const hop_blas_int *k, const double *alpha,
-                                    const double *a, const hop_blas_int *lda, const double *b,
-                                    const hop_blas_int *ldb, const double *beta, double *c,
-                                    const hop_blas_int *ldc, size_t len_transa, size_t len_transb)
+                  const hop_blas_int *n, const hop_blas_int *k, const double *alpha,
+                  const double *a, const hop_blas_int *lda, const double *b,
+                  const hop_blas_int *ldb, const double *beta, double *c, const hop_blas_int *ldc,
+                  size_t len_transa, size_t len_transb)
 {
   const struct hop_fast_path *fast = HOP_BLAS_FAST_PATH();
   if (hop_double_nonzero(*alpha) &&
@@ -95,10 +95,9 @@ GEMM_ALIASES(dgemm);
 GEMM_BARE(dgemm)
 
 GEMM_ENTRY(cgemm)(const char *transa, const char *transb, const hop_blas_int *m,
-                                    const hop_blas_int *n, const hop_blas_int *k, const void *alpha,
-                                    const void *a, const hop_blas_int *lda, const void *b,
-                                    const hop_blas_int *ldb, const void *beta, void *c,
-                                    const hop_blas_int *ldc, size_t len_transa, size_t len_transb)
+                  const hop_blas_int *n, const hop_blas_int *k, const void *alpha, const void *a,
+                  const hop_blas_int *lda, const void *b, const hop_blas_int *ldb, const void *beta,
+                  void *c, const hop_blas_int *ldc, size_t len_transa, size_t len_transb)
 {
   const struct hop_fast_path *fast = HOP_BLAS_FAST_PATH();
   if (hop_cfloat_nonzero(alpha) &&
@@ -114,10 +113,9 @@ GEMM_ALIASES(cgemm);
 GEMM_BARE(cgemm)
 
 GEMM_ENTRY(zgemm)(const char *transa, const char *transb, const hop_blas_int *m,
-                                    const hop_blas_int *n, const hop_blas_int *k, const void *alpha,
-                                    const void *a, const hop_blas_int *lda, const void *b,
-                                    const hop_blas_int *ldb, const void *beta, void *c,
-                                    const hop_blas_int *ldc, size_t len_transa, size_t len_transb)
+                  const hop_blas_int *n, const hop_blas_int *k, const void *alpha, const void *a,
+                  const hop_blas_int *lda, const void *b, const hop_blas_int *ldb, const void *beta,
+                  void *c, const hop_blas_int *ldc, size_t len_transa, size_t len_transb)
 {
   const struct hop_fast_path *fast = HOP_BLAS_FAST_PATH();
   if (hop_cdouble_nonzero(alpha) &&
